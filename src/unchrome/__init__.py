@@ -1,0 +1,52 @@
+"""unchrome: turn any web page into its main content.
+
+    >>> import unchrome
+    >>> result = unchrome.extract(html_bytes, url="https://example.com/story")
+    >>> result.markdown, result.title, result.date
+"""
+
+from __future__ import annotations
+
+from .config import Config, Scorer
+from .errors import (
+    BlockedBySite,
+    ExtractFailed,
+    ExtractTimeout,
+    FileAccessError,
+    ForbiddenAddress,
+    InvalidInput,
+    InvalidURL,
+    PageNotFound,
+    UnchromeError,
+    UnsupportedContent,
+    UpstreamError,
+    UpstreamTimeout,
+)
+from .extractor import Extractor, extract, extract_file, extract_text
+from .result import Media, Result
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BlockedBySite",
+    "Config",
+    "ExtractFailed",
+    "ExtractTimeout",
+    "Extractor",
+    "FileAccessError",
+    "ForbiddenAddress",
+    "InvalidInput",
+    "InvalidURL",
+    "Media",
+    "PageNotFound",
+    "Result",
+    "Scorer",
+    "UnchromeError",
+    "UnsupportedContent",
+    "UpstreamError",
+    "UpstreamTimeout",
+    "__version__",
+    "extract",
+    "extract_file",
+    "extract_text",
+]

@@ -1,0 +1,94 @@
+"""Configuration: one validated dataclass, plus the pluggable ``Scorer`` protocol."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from .errors import InvalidInput
+
+MiB = 1024 * 1024
+
+
+@runtime_checkable
+class Scorer(Protocol):
+    """Bring-your-own scoring.
+
+    ``score(node)`` returns a candidate's score (higher wins); ``should_remove(node)``
+    is asked for every element before scoring and prunes it when True. ``node`` is a
+    selectolax ``LexborNode``.
+    """
+
+    def score(self, node: Any) -> float: ...
+
+    def should_remove(self, node: Any) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Config:
+    # 4 MiB covers the largest page of the WCXB dev split (about 2.6 MiB) with room; past
+    # it the input is cut and Result.truncated says so.
+    max_input_bytes: int = 4 * MiB
+    # Below this many characters a body is considered missing and the fallbacks run.
+    min_body_chars: int = 80
+    # Plain text drops <p>/<blockquote> shorter than this (characters, never bytes:
+    # a 20-character Japanese sentence is 60 bytes of UTF-8).
+    min_paragraph_chars: int = 20
+    # Deeper elements are flattened into their text; no stage recurses on depth.
+    max_depth: int = 512
+    # Processing deadline in seconds (None: no deadline) -> ExtractTimeout.
+    timeout: float | None = 30.0
+    table_format: Literal["markdown", "html"] = "markdown"
+    # False: whole-body mode (no candidate selection, only pruning).
+    extract_article: bool = True
+    # Manual encoding override, used before any detection.
+    encoding: str | None = None
+    include_selector: str | None = None
+    exclude_selector: str | None = None
+    include_comments: bool = False
+    include_tables: bool = True
+    include_images: bool = True
+    include_links: bool = True
+    scorer: Scorer | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        for name in ("max_input_bytes", "max_depth"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise InvalidInput(f"Config.{name} must be a positive integer, got {value!r}")
+        for name in ("min_body_chars", "min_paragraph_chars"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise InvalidInput(f"Config.{name} must be a non-negative integer, got {value!r}")
+        if self.timeout is not None and (
+            not isinstance(self.timeout, int | float) or self.timeout <= 0
+        ):
+            raise InvalidInput(f"Config.timeout must be a positive number or None, got {self.timeout!r}")
+        if self.table_format not in ("markdown", "html"):
+            raise InvalidInput(
+                f"Config.table_format must be 'markdown' or 'html', got {self.table_format!r}"
+            )
+        if self.encoding is not None:
+            import codecs
+
+            try:
+                codecs.lookup(self.encoding)
+            except LookupError:
+                raise InvalidInput(f"Config.encoding: unknown encoding {self.encoding!r}") from None
+        for name in ("include_selector", "exclude_selector"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, str) or not value.strip()):
+                raise InvalidInput(f"Config.{name} must be a non-empty CSS selector string")
+        if self.scorer is not None and not isinstance(self.scorer, Scorer):
+            raise InvalidInput("Config.scorer must provide score(node) and should_remove(node)")
+
+    def with_(self, **changes: Any) -> Config:
+        """A copy with some fields changed (validated again)."""
+        known = {f.name for f in fields(self)}
+        unknown = set(changes) - known
+        if unknown:
+            raise InvalidInput(f"unknown Config fields: {', '.join(sorted(unknown))}")
+        return replace(self, **changes)
+
+
+DEFAULT_CONFIG = Config()
