@@ -1,0 +1,426 @@
+"""Metadata extraction: handwritten fixtures per rule, then agreement with Readability's data.
+
+The dataset test reads the Readability test pages from ``shared/data/readability`` beside
+the repository and skips when they are absent; nothing from them is copied here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from selectolax.lexbor import LexborHTMLParser
+
+from unchrome.metadata import Metadata, extract_metadata
+
+
+def md(html: str, url: str | None = None) -> Metadata:
+    return extract_metadata(LexborHTMLParser(html), url)
+
+
+def page(head: str = "", body: str = "", lang: str = "") -> str:
+    lang_attr = f' lang="{lang}"' if lang else ""
+    return f"<!DOCTYPE html><html{lang_attr}><head>{head}</head><body>{body}</body></html>"
+
+
+def ld(obj: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(obj)}</script>'
+
+
+# --------------------------------------------------------------------------- title
+
+
+def test_og_title_beats_title_element() -> None:
+    m = md(
+        page(
+            '<title>Cheap Flights Home | Travel Site</title><meta property="og:title"'
+            ' content="How we cut fares in half">'
+        )
+    )
+    assert m.title == "How we cut fares in half"
+
+
+def test_json_ld_headline_beats_og_title() -> None:
+    # JSON-LD headline is the editorial title; og:title is often a social-media variant.
+    head = ld({"@type": "NewsArticle", "headline": "The real headline of the story"})
+    head += '<meta property="og:title" content="You will not believe this story">'
+    assert md(page(head)).title == "The real headline of the story"
+
+
+def test_json_ld_name_preferred_when_headline_is_a_summary() -> None:
+    # Wikipedia-style: "headline" holds a description, "name" matches the <title>.
+    head = "<title>New Zealand - Wikipedia</title>" + ld(
+        {"@type": "Article", "name": "New Zealand", "headline": "island country in Oceania"}
+    )
+    assert md(page(head)).title == "New Zealand"
+
+
+@pytest.mark.parametrize("sep", [" | ", " - ", " — ", " – ", " :: ", " · ", " » "])
+def test_site_suffix_removed_from_title_element(sep: str) -> None:
+    html = page(f"<title>Scientists map the ocean floor in detail{sep}Daily Planet</title>")
+    assert md(html).title == "Scientists map the ocean floor in detail"
+
+
+def test_site_prefix_removed_when_it_matches_site_name() -> None:
+    html = page(
+        '<meta property="og:site_name" content="Daily Planet">'
+        "<title>Daily Planet | Scientists map the ocean floor</title>"
+    )
+    assert md(html).title == "Scientists map the ocean floor"
+
+
+def test_site_matched_by_host_name() -> None:
+    html = page("<title>Lupita's Pearl Dress -- STOLEN!!! | TMZ.com</title>")
+    title = md(html, "https://www.tmz.com/2015/03/01/x/").title
+    assert title == "Lupita's Pearl Dress -- STOLEN!!!"
+    bbc = page("<title>Obama admits US gun laws frustrate him - BBC</title>")
+    assert md(bbc, "https://www.bbc.co.uk/news/1").title == "Obama admits US gun laws frustrate him"
+
+
+def test_title_keeps_dash_when_both_halves_are_long() -> None:
+    title = "Raspberry Pi 3 - The credit card sized PC that cost only $35"
+    assert md(page(f"<title>{title}</title>")).title == title
+
+
+def test_og_title_loses_only_a_recognised_site_segment() -> None:
+    base = '<meta property="og:site_name" content="eHow">'
+    og = '<meta property="og:title" content="How to Build a Terrarium | eHow">'
+    stripped = md(page(base + og))
+    assert stripped.title == "How to Build a Terrarium"
+    # A short trailing segment that is not the site (a series, a chapter) stays.
+    kept = md(page(base + '<meta property="og:title" content="Chapter 102 - Super Supportive">'))
+    assert kept.title == "Chapter 102 - Super Supportive"
+
+
+def test_short_title_falls_back_to_single_long_h1() -> None:
+    html = page("<title>Home</title>", "<h1>Why the river changed course last spring</h1>")
+    assert md(html).title == "Why the river changed course last spring"
+    # ...but a short <title> beats a short h1, as in Readability.
+    assert md(page("<title>Base URL test</title>", "<h1>Lorem</h1>")).title == "Base URL test"
+
+
+def test_svg_title_is_not_the_page_title() -> None:
+    html = page("<title>Real page title here</title>", "<svg><title>icon</title></svg>")
+    assert md(html).title == "Real page title here"
+
+
+def test_title_entities_and_whitespace() -> None:
+    html = page('<meta property="og:title" content="Mac &amp;amp; i:\n   news   ">')
+    assert md(html).title == "Mac & i: news"
+
+
+# --------------------------------------------------------------------------- JSON-LD
+
+
+def test_json_ld_graph_with_author_list_and_id_references() -> None:
+    graph = {
+        "@context": "https://schema.org",
+        "@graph": [
+            {"@type": "WebSite", "@id": "https://ex.com/#website", "name": "Example Site"},
+            {"@type": "Organization", "@id": "https://ex.com/#org", "name": "Example Media"},
+            {"@type": "Person", "@id": "https://ex.com/#ann", "name": "Ann Smith"},
+            {
+                "@type": ["BlogPosting"],
+                "headline": "Graphs all the way down",
+                "author": [{"@id": "https://ex.com/#ann"}, {"@type": "Person", "name": "Bo Li"}],
+                "publisher": {"@id": "https://ex.com/#org"},
+                "datePublished": "2024-03-05T10:00:00+01:00",
+                "image": {"@type": "ImageObject", "url": "/img/hero.jpg"},
+                "description": "Why @graph matters.",
+            },
+        ],
+    }
+    m = md(page(ld(graph)), "https://ex.com/posts/1")
+    assert m.title == "Graphs all the way down"
+    assert m.author == "Ann Smith, Bo Li"
+    assert m.site_name == "Example Media"
+    assert m.date == "2024-03-05T10:00:00+01:00"
+    assert m.image == "https://ex.com/img/hero.jpg"
+    assert m.description == "Why @graph matters."
+    assert [o["@type"] for o in m.json_ld] == ["WebSite", "Organization", "Person", ["BlogPosting"]]
+
+
+def test_json_ld_article_preferred_over_embedded_video() -> None:
+    head = ld({"@type": "VideoObject", "name": "Clip", "datePublished": "2020-01-01"})
+    head += ld({"@type": "NewsArticle", "headline": "Story", "datePublished": "2021-02-02"})
+    m = md(page(head))
+    assert (m.title, m.date) == ("Story", "2021-02-02")
+
+
+def test_json_ld_lenient_parsing() -> None:
+    broken = """<script type="application/ld+json">
+        //<![CDATA[
+        {"@type": "Article", "headline": "Trailing commas survive",
+         "author": {"name": "Cy\tTab"},}
+        //]]>
+    </script>"""
+    m = md(page(broken))
+    assert m.title == "Trailing commas survive"
+    assert m.author == "Cy Tab"
+
+
+def test_invalid_json_ld_is_skipped() -> None:
+    head = '<script type="application/ld+json">{"@type": "Article", "headline": </script>'
+    head += '<script type="application/ld+json">42</script>'
+    head += '<script type="application/ld+json">[null, "x", {"@graph": "nope"}]</script>'
+    head += '<meta property="og:title" content="From meta instead">'
+    m = md(page(head))
+    assert m.title == "From meta instead"
+    assert m.json_ld == []
+
+
+def test_json_ld_main_entity_and_type_url() -> None:
+    obj = {
+        "@type": "WebPage",
+        "mainEntity": {"@type": "http://schema.org/NewsArticle", "headline": "Nested story"},
+    }
+    assert md(page(ld(obj))).title == "Nested story"
+
+
+# --------------------------------------------------------------------------- author
+
+
+def test_author_sources_and_cleaning() -> None:
+    assert md(page('<meta name="author" content="By Jane Doe">')).author == "Jane Doe"
+    # A profile URL is not a name; the DOM byline is used instead.
+    html = page(
+        '<meta property="article:author" content="https://facebook.com/jdoe">',
+        '<p class="byline">By <a rel="author" href="/u/jd">Jane Doe</a></p>',
+    )
+    assert md(html).author == "Jane Doe"
+
+
+def test_dom_byline_narrowed_to_the_name() -> None:
+    body = (
+        '<div class="author"><a class="author-link" href="/a/ben">Ben Silverman</a>'
+        '<div class="author-title">Games Editor</div></div>'
+    )
+    assert md(page(body=body)).author == "Ben Silverman"
+    dated = '<span class="byline">Joe Wee Monday, February 29, 2016 @ 11:10 PM UTC</span>'
+    assert md(page(body=dated)).author == "Joe Wee"
+    two = (
+        '<p class="byline">By <span class="author">A Writer</span>'
+        ' and <span class="author">B Editor</span></p>'
+    )
+    assert md(page(body=two)).author == "A Writer, B Editor"
+
+
+def test_long_byline_and_comment_authors_ignored() -> None:
+    body = f'<div class="author-box">{"word " * 40}</div><span class="comment-author">troll</span>'
+    assert md(page(body=body)).author is None
+
+
+# --------------------------------------------------------------------------- date
+
+
+@pytest.mark.parametrize(
+    ("raw", "iso"),
+    [
+        ("2015-07-24T05:36:09+01:00", "2015-07-24T05:36:09+01:00"),
+        ("2021-11-01T10:52:50+0100", "2021-11-01T10:52:50+01:00"),
+        ("2015-03-27T13:07:55.096Z", "2015-03-27T13:07:55+00:00"),
+        ("2017-11-03 03:01:00.000000", "2017-11-03T03:01:00"),
+        ("2018-04-05T06:00", "2018-04-05T06:00:00"),
+        ("2024-06-25", "2024-06-25"),
+        ("2015/03/25", "2015-03-25"),
+        ("20150325", "2015-03-25"),
+        ("Wed, 25 Mar 2015 10:00:00 GMT", "2015-03-25T10:00:00+00:00"),
+        ("March 25, 2015", "2015-03-25"),
+        ("25th March 2015", "2015-03-25"),
+        ("Sept. 5, 2018 3:46 PM", "2018-09-05"),
+        ("1429214521", "2015-04-16T20:02:01+00:00"),
+    ],
+)
+def test_date_normalisation(raw: str, iso: str) -> None:
+    html = page(f'<meta property="article:published_time" content="{raw}">')
+    assert md(html).date == iso
+
+
+def test_unparseable_dates_fall_through() -> None:
+    html = page(
+        '<meta property="article:published_time" content="yesterday">'
+        '<meta name="date" content="2016-02-30">'  # impossible day: skipped too
+        '<meta name="dc.date" content="2016-02-01">'
+    )
+    assert md(html).date == "2016-02-01"
+
+
+def test_date_from_time_element_prefers_marked_one() -> None:
+    body = (
+        '<time datetime="2001-01-01">nav</time>'
+        '<span itemprop="datePublished" content="2019-04-30T13:39:00-04:00">April 30</span>'
+    )
+    assert md(page(body=body)).date == "2019-04-30T13:39:00-04:00"
+    assert md(page(body='<time datetime="2013-09-29">x</time>')).date == "2013-09-29"
+
+
+# --------------------------------------------------------------------------- language
+
+
+@pytest.mark.parametrize(
+    ("html", "lang"),
+    [
+        (page(lang="en_us"), "en-US"),
+        (page(lang="EN-gb"), "en-GB"),
+        (page(lang="zh-hant-tw"), "zh-Hant-TW"),
+        (page('<meta http-equiv="Content-Language" content="de, en">'), "de"),
+        (page('<meta property="og:locale" content="pt_BR">'), "pt-BR"),
+        (page('<meta property="og:locale" content="pt_BR">', lang="{{lang}}"), "pt-BR"),
+    ],
+)
+def test_language_normalisation(html: str, lang: str) -> None:
+    assert md(html).language == lang
+
+
+# --------------------------------------------------------------------------- URLs
+
+
+def test_relative_og_image_resolved_against_url() -> None:
+    html = page('<meta property="og:image" content="../img/a.jpg">')
+    assert md(html, "https://ex.com/news/story/1").image == "https://ex.com/news/img/a.jpg"
+    # Without a page URL a relative value is returned as found rather than dropped.
+    assert md(html).image == "../img/a.jpg"
+
+
+def test_relative_og_image_resolved_against_base() -> None:
+    html = page('<base href="/static/"><meta property="og:image" content="a.jpg">')
+    assert md(html, "https://ex.com/news/1").image == "https://ex.com/static/a.jpg"
+    absolute_base = page(
+        '<base href="https://cdn.ex.net/x/"><meta name="twitter:image" content="b.png">'
+    )
+    assert md(absolute_base).image == "https://cdn.ex.net/x/b.png"
+
+
+def test_canonical_and_og_url() -> None:
+    html = page('<link rel="canonical" href="/a?id=1"><meta property="og:url" content="/b">')
+    assert md(html, "https://ex.com/x").canonical_url == "https://ex.com/a?id=1"
+    assert md(page('<meta property="og:url" content="/b">'), "https://ex.com/x").canonical_url == (
+        "https://ex.com/b"
+    )
+
+
+# --------------------------------------------------------------------------- misc
+
+
+def test_meta_property_beats_name_and_space_separated_keys() -> None:
+    html = page(
+        '<meta name="DC.title" content="name spelling">'
+        '<meta property="dc:title" content="property spelling">'
+        '<meta property="og:description twitter:description" content="shared">'
+        '<meta property="og:type" content="article">'
+        '<meta property="og:site_name" content="Site">'
+    )
+    m = md(html)
+    assert m.title == "property spelling"
+    assert m.description == "shared"
+    assert m.og_type == "article"
+    assert m.site_name == "Site"
+
+
+def test_double_escaped_entities_decoded() -> None:
+    html = page('<meta property="og:description" content="&amp;#x1F62D; &amp;quot;hi&amp;quot;">')
+    assert md(html).description == '😭 "hi"'
+
+
+def test_empty_document() -> None:
+    for html in ("", "   ", "<html></html>", "\x00\x01"):
+        m = md(html)
+        assert m == Metadata(), html
+        assert m.json_ld == []
+
+
+def test_never_raises_on_hostile_input() -> None:
+    # Each page also carries a good og:title: one bad source must not blank the rest
+    # (extract_metadata's catch-all would hide that).
+    ok = '<meta property="og:title" content="Survivor">'
+    deep = "[" * 3000 + "]" * 3000
+    hostile = [
+        page(ok + f'<script type="application/ld+json">{deep}</script>'),
+        page(
+            ok + '<script type="application/ld+json">{"@type": "Article", "author": 5,'
+            ' "headline": [1], "publisher": ["x"], "image": {"url": 3}, "@id": [1],'
+            ' "datePublished": 7}</script>'
+        ),
+        page(ok + '<base href="http://[::1"><meta property="og:image" content="x.jpg">'),
+        page(ok + '<meta property="article:published_time" content="9999-99-99T99:99">'),
+        page(ok, lang="-"),
+        page(ok + "<title>" + " | " * 500 + "</title>"),
+    ]
+    for html in hostile:
+        for url in ("http://ex.com/", None, "http://[::1"):
+            assert md(html, url).title == "Survivor", (html[:80], url)
+
+
+# --------------------------------------------------------------------------- dataset
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared/data/readability"
+
+# Agreement measured on the 130 Readability test pages; the test allows 0.02 slack.
+# title is lower than it could be (0.977) because we also drop a recognised site name
+# from og:title ("How to Build a Terrarium | eHow"), which Readability keeps. Where
+# Readability has no date/lang but the page does (a <time datetime>, og:locale), we
+# report it, which counts as a disagreement here.
+MEASURED = {
+    "title": 0.915,
+    "byline": 0.854,
+    "siteName": 0.985,
+    "publishedTime": 0.792,
+    "lang": 0.977,
+}
+
+_BY_PREFIX = re.compile(r"^(?:(?:posted|written)\s+)?by\b\s*[:\-]?\s*", re.IGNORECASE)
+
+
+def _ws(value: str | None) -> str | None:
+    return re.sub(r"\s+", " ", value).strip() or None if value else None
+
+
+def _byline(value: str | None) -> str | None:
+    # Our author field drops a "By " prefix by design; compare names, not the label.
+    value = _ws(value)
+    return _BY_PREFIX.sub("", value) or None if value else None
+
+
+def _date(value: str | None) -> str | None:
+    value = _ws(value)
+    return value[:10] if value else None
+
+
+def _lang(value: str | None) -> str | None:
+    value = _ws(value)
+    return value.lower() if value else None
+
+
+FIELDS = {
+    "title": ("title", _ws),
+    "byline": ("author", _byline),
+    "siteName": ("site_name", _ws),
+    "publishedTime": ("date", _date),
+    "lang": ("language", _lang),
+    "excerpt": ("description", _ws),  # informational: Readability falls back to a paragraph
+}
+
+
+def test_agreement_with_readability_pages() -> None:
+    pages = sorted(p for p in (DATA / "test-pages").glob("*/") if (p / "source.html").exists())
+    if not pages:
+        pytest.skip(f"Readability test pages not found under {DATA.name}/")
+    hits = dict.fromkeys(FIELDS, 0)
+    misses: dict[str, list[str]] = {k: [] for k in FIELDS}
+    for path in pages:
+        expected = json.loads((path / "expected-metadata.json").read_text(encoding="utf-8"))
+        html = (path / "source.html").read_bytes().decode("utf-8", "replace")
+        got = extract_metadata(LexborHTMLParser(html), "http://fakehost/test/page.html")
+        for key, (attr, norm) in FIELDS.items():
+            if norm(expected.get(key)) == norm(getattr(got, attr)):
+                hits[key] += 1
+            else:
+                misses[key].append(path.name)
+    rates = {key: hits[key] / len(pages) for key in FIELDS}
+    print(f"\nmetadata agreement on {len(pages)} Readability pages:")
+    for key, rate in rates.items():
+        print(f"  {key:14} {rate:.3f}  misses: {', '.join(misses[key][:8])}")
+    for key, measured in MEASURED.items():
+        assert rates[key] >= measured - 0.02, (key, rates[key], misses[key])
