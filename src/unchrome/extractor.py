@@ -1,0 +1,385 @@
+"""The pipeline: decode → parse → prune → score → select → fallbacks → render.
+
+``Extractor`` holds a validated ``Config``; the module-level functions use a default
+one. Each stage lives in its own module; this file only orders them and enforces the
+input caps and the processing deadline.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+from . import classify, fallbacks, feed, metadata, prune, render, score, select
+from .config import DEFAULT_CONFIG, Config
+from .decode import decode
+from .errors import (
+    ExtractFailed,
+    ExtractTimeout,
+    FileAccessError,
+    InvalidInput,
+    UnchromeError,
+    UnsupportedContent,
+)
+from .parse import LexborHTMLParser, LexborNode, parse
+from .result import Result
+
+# Magic numbers of formats that are surely not HTML: answering them with a clear
+# UNSUPPORTED_CONTENT beats "extracting" a PDF's byte soup.
+_MAGIC = (
+    (b"%PDF-", "PDF"),
+    (b"\x89PNG", "PNG image"),
+    (b"\xff\xd8\xff", "JPEG image"),
+    (b"GIF8", "GIF image"),
+    (b"PK\x03\x04", "ZIP archive"),
+    (b"\x1f\x8b", "gzip data"),
+    (b"RIFF", "RIFF media"),
+    (b"\x00\x00\x01\x00", "icon"),
+    (b"OggS", "Ogg media"),
+    (b"ID3", "MP3 audio"),
+    (b"\x7fELF", "executable"),
+)
+_HTML_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml")
+# Share of control bytes in the first KiB above which the input is binary, not text.
+BINARY_CONTROL_SHARE = 0.1
+_CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+
+
+class _Deadline:
+    __slots__ = ("expires",)
+
+    def __init__(self, timeout: float | None) -> None:
+        self.expires = time.perf_counter() + timeout if timeout else None
+
+    def check(self, stage: str) -> None:
+        if self.expires is not None and time.perf_counter() > self.expires:
+            raise ExtractTimeout(f"processing deadline passed during {stage}")
+
+
+class Extractor:
+    """A reusable extraction pipeline for one configuration."""
+
+    def __init__(self, config: Config | None = None) -> None:
+        if config is not None and not isinstance(config, Config):
+            raise InvalidInput("config must be an unchrome.Config")
+        self.config = config or DEFAULT_CONFIG
+
+    # -- input --------------------------------------------------------------------
+
+    def _check_input(self, data: bytes | str, content_type: str | None) -> tuple[bytes | str, bool]:
+        if not isinstance(data, bytes | bytearray | memoryview | str):
+            raise InvalidInput(f"expected bytes or str, got {type(data).__name__}")
+        if isinstance(data, bytearray | memoryview):
+            data = bytes(data)
+        cap = self.config.max_input_bytes
+        truncated = False
+        if isinstance(data, bytes):
+            if len(data) > cap:
+                data, truncated = data[:cap], True
+        elif len(data) > cap // 4 and len(data.encode("utf-8", "surrogatepass")) > cap:
+            data, truncated = (
+                data.encode("utf-8", "surrogatepass")[:cap].decode("utf-8", "ignore"),
+                True,
+            )
+        if not data.strip():
+            raise InvalidInput("the input is empty")
+        if content_type:
+            mime = content_type.split(";", 1)[0].strip().lower()
+            if mime and not (mime in _HTML_TYPES or mime.endswith(("+xml", "/xml"))):
+                raise UnsupportedContent(f"content type {mime!r} is not HTML")
+        if isinstance(data, bytes):
+            head = data[:1024]
+            for magic, name in _MAGIC:
+                if head.startswith(magic):
+                    raise UnsupportedContent(f"the input is a {name}, not HTML")
+            # UTF-16 without a BOM is full of NULs too; decode() sniffs it, so only
+            # call the input binary when it does not look like markup either.
+            utf16 = head[:2] in (b"\xff\xfe", b"\xfe\xff") or b"<\x00" in head or b"\x00<" in head
+            control = len(head) - len(head.translate(None, _CONTROL))
+            if not utf16 and control > len(head) * BINARY_CONTROL_SHARE:
+                raise UnsupportedContent("the input is binary data, not HTML")
+        return data, truncated
+
+    # -- pipeline -------------------------------------------------------------------
+
+    def extract(
+        self,
+        data: bytes | str,
+        *,
+        url: str | None = None,
+        content_type: str | None = None,
+    ) -> Result:
+        started = time.perf_counter()
+        cfg = self.config
+        deadline = _Deadline(cfg.timeout)
+        data, truncated = self._check_input(data, content_type)
+
+        if feed.looks_like_feed(data, content_type):
+            result = feed.extract_feed(data, url=url)
+            result.truncated = result.truncated or truncated
+            result.processing_time = time.perf_counter() - started
+            return result
+
+        if isinstance(data, bytes):
+            decoded = decode(data, content_type=content_type, override=cfg.encoding)
+            text, encoding = decoded.text, decoded.encoding
+        else:
+            text, encoding = data.replace("\x00", ""), None
+        head = text[:256].lstrip()
+        if head[:1] in ("{", "[") and "<" not in head[:64]:
+            raise UnsupportedContent("the input is JSON, not HTML")
+        deadline.check("decode")
+
+        tree = parse(text, max_depth=cfg.max_depth)
+        deadline.check("parse")
+        meta = metadata.extract_metadata(tree, url)
+        kind = classify.detect_kind(meta.og_type, tree)
+        base_url = _base_url(tree, url)
+        deadline.check("metadata")
+
+        prune.prune_page(
+            tree,
+            include_comments=cfg.include_comments,
+            exclude_selector=cfg.exclude_selector,
+            should_remove=cfg.scorer.should_remove if cfg.scorer else None,
+        )
+        deadline.check("prune")
+
+        roots = self._choose_roots(tree)
+        deadline.check("select")
+        body_text = (
+            render.render_text(
+                roots,
+                min_paragraph_chars=cfg.min_paragraph_chars,
+                include_tables=cfg.include_tables,
+            )
+            if roots
+            else ""
+        )
+
+        if len(body_text) < cfg.min_body_chars:
+            fallback_roots = self._fallback_roots(text, meta.json_ld)
+            if fallback_roots:
+                fallback_text = render.render_text(
+                    fallback_roots,
+                    min_paragraph_chars=cfg.min_paragraph_chars,
+                    include_tables=cfg.include_tables,
+                )
+                if len(fallback_text) > len(body_text):
+                    roots, body_text = fallback_roots, fallback_text
+        if (
+            len(body_text) < cfg.min_body_chars
+            and meta.description
+            and (len(meta.description) > len(body_text))
+        ):
+            desc_tree = LexborHTMLParser(f"<p>{_escape(meta.description)}</p>")
+            roots = [desc_tree.body] if desc_tree.body is not None else []
+            body_text = meta.description
+        deadline.check("fallbacks")
+
+        classify.classify_block(meta.title, body_text or _page_text(tree))
+
+        has_body = bool(body_text.strip())
+        if not has_body and not meta.title:
+            raise ExtractFailed("no main content and no title found")
+
+        media = render.sanitize(roots, base_url) if has_body else render.MediaLists()
+        html = "".join(r.html or "" for r in roots) if has_body else ""
+        markdown = (
+            render.render_markdown(
+                html,
+                table_format=cfg.table_format,
+                include_images=cfg.include_images,
+                include_links=cfg.include_links,
+            )
+            if has_body
+            else ""
+        )
+        deadline.check("render")
+        words, minutes = render.count_words(body_text)
+        return Result(
+            url=url,
+            title=meta.title,
+            site_name=meta.site_name,
+            author=meta.author,
+            date=meta.date,
+            description=meta.description,
+            language=meta.language,
+            image=meta.image,
+            canonical_url=meta.canonical_url,
+            kind=kind,
+            markdown=markdown,
+            text=body_text,
+            html=html,
+            has_body=has_body,
+            images=media.images if cfg.include_images else [],
+            links=media.links if cfg.include_links else [],
+            videos=media.videos,
+            audios=media.audios,
+            word_count=words,
+            reading_time=minutes,
+            processing_time=time.perf_counter() - started,
+            truncated=truncated,
+            encoding=encoding,
+        )
+
+    def _choose_roots(self, tree: LexborHTMLParser) -> list[LexborNode]:
+        cfg = self.config
+        body = tree.body
+        if body is None:
+            return []
+        if cfg.include_selector:
+            return _outermost(tree.css(cfg.include_selector))
+        if not cfg.extract_article:
+            return [body]
+        tallies = score.tally_tree(body)
+        winner = select.select_body(tallies, cfg.scorer.score if cfg.scorer else None)
+        if winner is None:
+            return [body]
+        select.prune_link_noise(winner, tallies)
+        return [winner]
+
+    def _fallback_roots(self, text: str, json_ld: list[dict[str, Any]]) -> list[LexborNode]:
+        # The page tree has lost its scripts to pruning; fallbacks are rare, so parse
+        # the page again rather than copy every script up front.
+        tree = LexborHTMLParser(text)
+        body_html = fallbacks.embedded_body(tree, json_ld)
+        if not body_html:
+            return []
+        fragment = parse(body_html, max_depth=self.config.max_depth)
+        prune.prune_page(fragment, include_comments=True)
+        return [fragment.body] if fragment.body is not None else []
+
+    def extract_text(self, data: bytes | str, **kwargs: Any) -> str:
+        return self.extract(data, **kwargs).text
+
+    def extract_file(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        root: str | os.PathLike[str] | None = None,
+        url: str | None = None,
+        content_type: str | None = None,
+    ) -> Result:
+        data = read_confined(path, root=root, max_bytes=self.config.max_input_bytes)
+        return self.extract(data, url=url, content_type=content_type)
+
+
+def read_confined(
+    path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None, max_bytes: int
+) -> bytes:
+    """Read at most ``max_bytes`` + 1 bytes of ``path``, which must stay inside ``root``.
+
+    The check runs on the fully resolved path (symlinks followed), so neither ``..``
+    nor a symlink can leave the root. Messages name only the file's base name: the
+    service may echo them to remote callers.
+    """
+    name = Path(path).name or "file"
+    base = Path(root if root is not None else os.getcwd()).resolve()
+    candidate = Path(path)
+    if not candidate.is_absolute():
+        candidate = base / candidate
+    try:
+        resolved = candidate.resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise FileAccessError(f"cannot open {name!r}: no such file") from None
+    if root is not None and not resolved.is_relative_to(base):
+        raise FileAccessError(f"{name!r} is outside the allowed root")
+    if not resolved.is_file():
+        raise FileAccessError(f"{name!r} is not a regular file")
+    try:
+        with resolved.open("rb") as fh:
+            # Read one byte past the cap so extract() can report truncation.
+            return fh.read(max_bytes + 1)
+    except OSError:
+        raise FileAccessError(f"cannot read {name!r}") from None
+
+
+def _outermost(nodes: list[LexborNode]) -> list[LexborNode]:
+    """Drop matches nested in an earlier match, so no text is rendered twice."""
+    kept: list[LexborNode] = []
+    ids: set[int] = set()
+    for node in nodes:
+        parent = node.parent
+        nested = False
+        while parent is not None:
+            if parent.mem_id in ids:
+                nested = True
+                break
+            parent = parent.parent
+        if not nested:
+            kept.append(node)
+            ids.add(node.mem_id)
+    return kept
+
+
+def _base_url(tree: LexborHTMLParser, url: str | None) -> str | None:
+    base = tree.css_first("base[href]")
+    href = (base.attributes.get("href") or "").strip() if base is not None else ""
+    if href and not href.lower().startswith(("javascript:", "data:")):
+        return urljoin(url, href) if url else href
+    return url
+
+
+def _page_text(tree: LexborHTMLParser) -> str:
+    body = tree.body
+    return " ".join(body.text(deep=True, separator=" ").split()) if body is not None else ""
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+DEFAULT_EXTRACTOR = Extractor()
+
+
+def _extractor(config: Config | None) -> Extractor:
+    return DEFAULT_EXTRACTOR if config is None else Extractor(config)
+
+
+def extract(
+    data: bytes | str,
+    *,
+    url: str | None = None,
+    content_type: str | None = None,
+    config: Config | None = None,
+) -> Result:
+    """Extract the main content and metadata of one HTML document."""
+    return _extractor(config).extract(data, url=url, content_type=content_type)
+
+
+def extract_text(
+    data: bytes | str,
+    *,
+    url: str | None = None,
+    content_type: str | None = None,
+    config: Config | None = None,
+) -> str:
+    """Only the plain text of the main content."""
+    return _extractor(config).extract(data, url=url, content_type=content_type).text
+
+
+def extract_file(
+    path: str | os.PathLike[str],
+    *,
+    root: str | os.PathLike[str] | None = None,
+    url: str | None = None,
+    content_type: str | None = None,
+    config: Config | None = None,
+) -> Result:
+    """Extract a local file; with ``root``, the path may not leave that folder."""
+    return _extractor(config).extract_file(path, root=root, url=url, content_type=content_type)
+
+
+__all__ = [
+    "DEFAULT_EXTRACTOR",
+    "Extractor",
+    "UnchromeError",
+    "extract",
+    "extract_file",
+    "extract_text",
+    "read_confined",
+]

@@ -1,0 +1,139 @@
+"""Fallbacks: find the story when the DOM holds less than ``min_body_chars``.
+
+Script-rendered pages ship their story as data. The rules here are keyed by the
+*format* of that data, never by host name: Arc XP's ``Fusion.globalContent`` with typed
+``content_elements``, schema.org ``articleBody`` in JSON-LD, and Next.js's
+``__NEXT_DATA__`` when one of its props carries the body. Each returns HTML so that the
+normal renderers turn it into text and Markdown.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+from .parse import LexborHTMLParser
+
+_FUSION = re.compile(r"Fusion\.globalContent\s*=\s*")
+_JSON = json.JSONDecoder()
+# Keys under which Next.js props and other app states usually keep a story body.
+_BODY_KEYS = frozenset(
+    {"articlebody", "body", "content", "bodyhtml", "contenthtml", "html", "text", "story",
+     "articletext", "fulltext", "description"}
+)  # fmt: skip
+# A JSON string shorter than this is a teaser, not a body.
+MIN_JSON_BODY_CHARS = 200
+# Bound the walk over app state: some __NEXT_DATA__ blobs hold megabytes of props.
+MAX_JSON_NODES = 200_000
+
+
+def arc_xp_body(scripts: list[str]) -> str | None:
+    """HTML from Arc XP ``Fusion.globalContent.content_elements``."""
+    for script in scripts:
+        match = _FUSION.search(script)
+        if not match:
+            continue
+        try:
+            content, _ = _JSON.raw_decode(script, match.end())
+        except ValueError:
+            continue
+        if not isinstance(content, dict):
+            continue
+        parts: list[str] = []
+        for element in content.get("content_elements") or []:
+            if not isinstance(element, dict):
+                continue
+            kind = element.get("type")
+            value = element.get("content")
+            if kind == "text" and isinstance(value, str):
+                parts.append(f"<p>{value}</p>")
+            elif kind == "header" and isinstance(value, str):
+                level = element.get("level") if isinstance(element.get("level"), int) else 2
+                level = min(max(level, 1), 6)
+                parts.append(f"<h{level}>{value}</h{level}>")
+            elif kind == "list":
+                items = [
+                    i.get("content")
+                    for i in element.get("items") or []
+                    if isinstance(i, dict) and isinstance(i.get("content"), str)
+                ]
+                if items:
+                    tag = "ol" if element.get("list_type") == "ordered" else "ul"
+                    parts.append(f"<{tag}>" + "".join(f"<li>{i}</li>" for i in items) + f"</{tag}>")
+            elif kind == "quote":
+                inner = [
+                    i.get("content")
+                    for i in element.get("content_elements") or []
+                    if isinstance(i, dict) and isinstance(i.get("content"), str)
+                ]
+                if inner:
+                    parts.append(
+                        "<blockquote>" + "".join(f"<p>{i}</p>" for i in inner) + "</blockquote>"
+                    )
+        if parts:
+            return "".join(parts)
+    return None
+
+
+def json_ld_body(json_ld: list[dict[str, Any]]) -> str | None:
+    """HTML from the longest schema.org ``articleBody`` / ``text`` in JSON-LD."""
+    best = ""
+    for item in json_ld:
+        if not isinstance(item, dict):
+            continue
+        for key in ("articleBody", "text"):
+            value = item.get(key)
+            if isinstance(value, str) and len(value) > len(best):
+                best = value
+    if len(best) < MIN_JSON_BODY_CHARS:
+        return None
+    return _text_or_html(best)
+
+
+def next_data_body(tree: LexborHTMLParser) -> str | None:
+    """HTML from the longest body-like string in Next.js ``__NEXT_DATA__``."""
+    script = tree.css_first("script#__NEXT_DATA__")
+    if script is None:
+        return None
+    try:
+        data = json.loads(script.text(deep=True))
+    except ValueError:
+        return None
+    best = ""
+    # Iterative walk: app state can be deep, and recursion would be a crash vector.
+    stack: list[Any] = [data]
+    visited = 0
+    while stack and visited < MAX_JSON_NODES:
+        value = stack.pop()
+        visited += 1
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(item, str) and key.lower() in _BODY_KEYS and len(item) > len(best):
+                    best = item
+                elif isinstance(item, dict | list):
+                    stack.append(item)
+        elif isinstance(value, list):
+            stack.extend(v for v in value if isinstance(v, dict | list))
+    if len(best) < MIN_JSON_BODY_CHARS:
+        return None
+    return _text_or_html(best)
+
+
+def _text_or_html(value: str) -> str:
+    """A JSON body may be HTML or plain text with newlines; give HTML either way."""
+    if re.search(r"<(?:p|div|br|h[1-6]|ul|ol|li|blockquote)\b", value, re.I):
+        return value
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n|\r?\n", value) if p.strip()]
+    return "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
+
+
+def embedded_body(tree: LexborHTMLParser, json_ld: list[dict[str, Any]]) -> str | None:
+    """The first embedded body found, in order of how precisely its format is known."""
+    scripts = [
+        s.text(deep=True)
+        for s in tree.css("script:not([src])")
+        if "Fusion.globalContent" in (s.text(deep=True) or "")
+    ]
+    return arc_xp_body(scripts) or json_ld_body(json_ld) or next_data_body(tree)

@@ -1,0 +1,142 @@
+"""Prune: remove what is never main content, from the whole page, before scoring.
+
+Scoring counts characters, so everything a reader never sees (scripts, hidden
+elements, form controls) and the well-known widget patterns (ads, share bars, cookie
+banners, comment widgets) must be gone first, or their text would vote for whatever
+container holds them. Link lists are *not* pruned here: a link-heavy block can only be
+judged inside the chosen body (see select.prune_link_noise).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+from .parse import LexborHTMLParser, LexborNode
+
+# Elements that never carry readable main content.
+NEVER_CONTENT = frozenset(
+    {
+        "script", "style", "noscript", "template", "link", "meta", "svg", "canvas",
+        "button", "input", "select", "textarea", "option", "optgroup", "datalist",
+        "dialog", "object", "embed", "map", "head", "title",
+    }
+)  # fmt: skip
+_NEVER_CONTENT_SELECTOR = ", ".join(sorted(NEVER_CONTENT))
+
+# A <form> around the whole page (ASP.NET does this) must survive; a search or login
+# form must not. Forms with less visible text than this are controls, not content.
+FORM_MAX_TEXT = 400
+
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+# Class/id tokens of widgets that are never main content. Tokens are matched at word
+# boundaries (start of the attribute or after a separator), so "header" does not hit
+# "ad" and "shadow" does not hit "ad".
+_NOISE_WORDS = (
+    r"ads?|ad[-_]?(?:slot|unit|box|wrap(?:per)?|container|banner|zone|block|space|label)s?"
+    r"|adsbygoogle|advert\w*|sponsor\w*|promo(?:tion)?s?|dfp\w*|gpt[-_]ad\w*"
+    r"|share\w*|sharing|social[-_]?(?:share|links|media|icons|buttons|bar)?\w*"
+    r"|sharedaddy|addthis\w*|addtoany|a2a\w*"
+    r"|cookie\w*|consent\w*|gdpr\w*|cmp[-_]\w*"
+    r"|newsletter\w*|subscribe\w*|subscription[-_]?(?:box|form|wall)\w*|signup\w*"
+    r"|popup\w*|modal\w*|lightbox\w*|overlay"
+    r"|disqus\w*|comment[-_]?(?:form|respond|reply[-_]?form)\w*|respond"
+    r"|outbrain\w*|taboola\w*|skip[-_]?(?:link|to[-_]content)\w*|screen[-_]?reader\w*"
+    r"|sr[-_]only|visually[-_]hidden|print[-_]only"
+)
+_NOISE = re.compile(rf"(?:^|[^a-z0-9])(?:{_NOISE_WORDS})(?:$|[^a-z0-9])", re.I)
+
+# Comment sections proper: removed unless Config.include_comments.
+_COMMENTS = re.compile(
+    r"(?:^|[^a-z0-9])(?:comments?(?:[-_]?(?:area|section|list|wrap(?:per)?|container|thread))?"
+    r"|commentlist|user[-_]?comments)(?:$|[^a-z0-9])",
+    re.I,
+)
+
+# A class that also names content ("content-sidebar", "article-ad-wrapper") on an
+# element holding real text is a layout wrapper, not a widget.
+_CONTENT_WORDS = re.compile(
+    r"(?:^|[^a-z])(?:content|article|post|entry|story|main|body|text|page)(?:$|[^a-z])", re.I
+)
+LAYOUT_WRAPPER_MIN_TEXT = 500
+
+_EXEMPT_TAGS = frozenset({"html", "body", "article", "main"})
+_EXEMPT_ROLES = frozenset({"main", "article"})
+
+# Only elements with one of these attributes can be pruned for what their attributes
+# say; lexbor selects them in C, so the Python check never sees bare elements or text.
+_ATTRIBUTE_SELECTOR = "[class], [id], [style], [hidden], [aria-hidden]"
+
+NOT_NOISE, NOISE, NOISE_UNLESS_WRAPPER = 0, 1, 2
+
+
+@lru_cache(maxsize=1 << 16)
+def _names_verdict(names: str, include_comments: bool) -> int:
+    """What the class and id words say. Cached: a page repeats its class strings
+    hundreds of times and sites of one CMS share them, so the regexes (2.7 µs a
+    search, the top cost of this stage before the cache) run once per distinct string."""
+    if not (_NOISE.search(names) or (not include_comments and _COMMENTS.search(names))):
+        return NOT_NOISE
+    return NOISE_UNLESS_WRAPPER if _CONTENT_WORDS.search(names) else NOISE
+
+
+def _is_noise(
+    node: LexborNode, tag: str, attrs: dict[str, str | None], include_comments: bool
+) -> bool:
+    if "hidden" in attrs or attrs.get("aria-hidden") == "true":
+        return True
+    style = attrs.get("style")
+    if style and _HIDDEN_STYLE.search(style):
+        return True
+    if tag in _EXEMPT_TAGS or attrs.get("role") in _EXEMPT_ROLES:
+        return False
+    names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}"
+    if len(names) < 3:
+        return False
+    verdict = _names_verdict(names, include_comments)
+    if verdict == NOISE_UNLESS_WRAPPER:
+        return len(node.text(deep=True, strip=True)) < LAYOUT_WRAPPER_MIN_TEXT
+    return verdict == NOISE
+
+
+def prune_page(
+    tree: LexborHTMLParser,
+    *,
+    include_comments: bool = False,
+    exclude_selector: str | None = None,
+    should_remove: Callable[[LexborNode], bool] | None = None,
+) -> int:
+    """Remove never-content elements from the whole document; return how many."""
+    body = tree.body
+    if body is None:
+        return 0
+    removed = 0
+    if exclude_selector:
+        removed += _decompose_all(tree.css(exclude_selector))
+    removed += _decompose_all(body.css(_NEVER_CONTENT_SELECTOR))
+    removed += _decompose_all(
+        [f for f in body.css("form") if len(f.text(deep=True, strip=True)) < FORM_MAX_TEXT]
+    )
+    removed += _decompose_all(
+        [
+            node
+            for node in body.css(_ATTRIBUTE_SELECTOR)
+            if _is_noise(node, node.tag or "", node.attributes, include_comments)
+        ]
+    )
+    if should_remove is not None:
+        removed += _decompose_all([n for n in body.traverse() if should_remove(n)])
+    return removed
+
+
+def _decompose_all(nodes: list[LexborNode]) -> int:
+    """Decompose nodes given in document order.
+
+    Going backwards frees every descendant before its ancestor, so no node is touched
+    after the subtree holding it was freed (forwards, a nested match would be).
+    """
+    for node in reversed(nodes):
+        node.decompose()
+    return len(nodes)

@@ -1,0 +1,297 @@
+"""Render: the chosen subtree as plain text, sanitized HTML and Markdown.
+
+Plain text is our own walk (its rules are ours: which short paragraphs to drop, how
+tables read as text). Markdown is a solved problem and goes to html-to-markdown, a
+maintained converter with a Rust core, fed with the sanitized HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+import html_to_markdown
+
+from .parse import LexborNode
+from .result import Media
+
+BLOCK_TAGS = frozenset(
+    {
+        "p", "div", "section", "article", "main", "header", "footer", "aside", "nav",
+        "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd",
+        "blockquote", "pre", "table", "tr", "td", "th", "caption", "figure",
+        "figcaption", "hr", "address", "details", "summary", "form", "fieldset",
+        "center", "thead", "tbody", "tfoot", "hgroup", "menu", "body", "html",
+        "legend", "option",
+    }
+)  # fmt: skip
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# Kept whatever their length: a one-word list item or caption is still content.
+_LENGTH_FILTERED = frozenset({"p", "blockquote"})
+# Items of a list read one per line; other blocks are separated by a blank line.
+_LINE_ITEMS = frozenset({"li", "dt", "dd", "tr"})
+
+_WS = re.compile(r"\s+")
+
+# Attributes that survive sanitizing; everything else (event handlers, styles, data-*)
+# goes, which also keeps the Markdown converter's input small.
+_KEEP_ATTRS = frozenset(
+    {"href", "src", "alt", "title", "colspan", "rowspan", "datetime", "lang", "dir", "start"}
+)
+_URL_ATTRS = ("href", "src")
+_LAZY_SRC = ("data-src", "data-lazy-src", "data-original", "data-url", "data-lazy")
+_CODE_LANG = re.compile(
+    r"(?:^|\s)(?:language|lang|highlight-source|brush:?)[-\s]?([\w+#.-]+)", re.I
+)
+_UNSAFE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data(?!:image/)):", re.I)
+_VIDEO_EMBED = re.compile(r"/(?:embed|player|video)s?/|[?&]v=|\.(?:mp4|webm|m3u8)(?:$|\?)", re.I)
+
+
+def _collapse(text: str) -> str:
+    return _WS.sub(" ", text)
+
+
+def render_text(
+    roots: list[LexborNode], *, min_paragraph_chars: int, include_tables: bool = True
+) -> str:
+    """Plain text of ``roots``: one block per line group, no URLs."""
+    blocks: list[tuple[str, str]] = []  # (kind, text)
+    buf: list[str] = []
+
+    def flush(kind: str) -> None:
+        if not buf:
+            return
+        raw = "".join(buf)
+        buf.clear()
+        lines = [" ".join(part.split()) for part in raw.split("\n")]
+        text = "\n".join(line for line in lines if line)
+        if not text:
+            return
+        if kind in _LENGTH_FILTERED and len(text) < min_paragraph_chars:
+            return
+        blocks.append((kind, text))
+
+    for root in roots:
+        stack: list[tuple[LexborNode, str]] = []
+        node: LexborNode | None = root
+        kind = "div"
+        while node is not None:
+            tag = node.tag or ""
+            entered = False
+            if tag == "-text":
+                buf.append(_collapse(node.text_content))
+            elif tag == "br":
+                buf.append("\n")
+            elif tag == "pre":
+                flush(kind)
+                text = node.text(deep=True).strip("\n")
+                if text.strip():
+                    blocks.append(("pre", text))
+            elif tag == "table":
+                flush(kind)
+                if include_tables:
+                    blocks.extend(("table", row) for row in _table_rows(node))
+            elif tag in ("img", "hr") or tag.startswith("-"):
+                pass
+            else:
+                is_block = tag in BLOCK_TAGS or "-" in tag
+                if is_block:
+                    flush(kind)
+                child = node.child
+                if child is not None:
+                    stack.append((node, kind))
+                    if is_block:
+                        kind = tag
+                    node = child
+                    entered = True
+                elif is_block:
+                    flush(tag)
+            if entered:
+                continue
+            while node is not None:
+                if node is root:
+                    node = None
+                    break
+                sibling = node.next
+                if sibling is not None:
+                    node = sibling
+                    break
+                if not stack:
+                    node = None
+                    break
+                node, outer_kind = stack.pop()
+                if kind != outer_kind or (node.tag or "") in BLOCK_TAGS:
+                    flush(kind)
+                kind = outer_kind
+                if node is root:
+                    node = None
+                    break
+        flush(kind)
+
+    out: list[str] = []
+    prev = ""
+    for kind, text in blocks:
+        if out:
+            out.append("\n" if kind in _LINE_ITEMS and prev in _LINE_ITEMS else "\n\n")
+        out.append(text)
+        prev = kind
+    return "".join(out)
+
+
+def _table_rows(table: LexborNode) -> list[str]:
+    rows: list[str] = []
+    caption = table.css_first("caption")
+    if caption is not None:
+        text = " ".join(caption.text(deep=True, separator=" ").split())
+        if text:
+            rows.append(text)
+    for tr in table.css("tr"):
+        cells = [" ".join(c.text(deep=True, separator=" ").split()) for c in tr.css("th, td")]
+        cells = [c for c in cells if c]
+        if cells:
+            rows.append(" | ".join(cells))
+    return rows
+
+
+@dataclass
+class MediaLists:
+    images: list[Media] = field(default_factory=list)
+    links: list[Media] = field(default_factory=list)
+    videos: list[Media] = field(default_factory=list)
+    audios: list[Media] = field(default_factory=list)
+
+
+def sanitize(roots: list[LexborNode], base_url: str | None) -> MediaLists:
+    """Strip attributes down to an allowlist, absolutise URLs, collect media.
+
+    Works in place on the chosen subtrees, so their ``.html`` afterwards is the
+    sanitized main-content HTML.
+    """
+    media = MediaLists()
+    seen: set[tuple[str, str]] = set()
+    comments: list[LexborNode] = []
+    for root in roots:
+        for node in root.traverse():
+            tag = node.tag
+            if not node.is_element_node:
+                if node.is_comment_node:
+                    comments.append(node)
+                continue
+            attrs = node.attrs
+            present = dict(node.attributes)
+            if tag in ("img", "source"):
+                src = present.get("src") or ""
+                if not src or src.startswith("data:"):
+                    for lazy in _LAZY_SRC:
+                        if present.get(lazy):
+                            present["src"] = present[lazy]
+                            break
+                    else:
+                        srcset = present.get("srcset") or present.get("data-srcset") or ""
+                        if srcset:
+                            present["src"] = srcset.split(",")[0].strip().split(" ")[0]
+            code_lang = None
+            if tag in ("pre", "code"):
+                m = _CODE_LANG.search(present.get("class") or "")
+                code_lang = m.group(1).lower() if m else None
+            for name in list(present):
+                if name not in _KEEP_ATTRS:
+                    if name in attrs:
+                        del attrs[name]
+                    del present[name]
+            for name in _URL_ATTRS:
+                value = present.get(name)
+                if value is None:
+                    continue
+                value = value.strip()
+                if _UNSAFE_SCHEME.match(value):
+                    del attrs[name]
+                    present.pop(name)
+                    continue
+                absolute = urljoin(base_url, value) if base_url else value
+                attrs[name] = absolute
+                present[name] = absolute
+            if code_lang:
+                attrs["class"] = f"language-{code_lang}"
+            _collect(tag or "", node, present, media, seen)
+    for comment in comments:
+        comment.decompose()
+    return media
+
+
+def _collect(
+    tag: str,
+    node: LexborNode,
+    attrs: dict[str, str | None],
+    media: MediaLists,
+    seen: set[tuple[str, str]],
+) -> None:
+    if tag == "img":
+        url = attrs.get("src")
+        bucket = media.images
+        text = attrs.get("alt") or ""
+    elif tag == "a":
+        url = attrs.get("href")
+        if not url or url.startswith("#"):
+            return
+        bucket = media.links
+        text = " ".join(node.text(deep=True, separator=" ").split())
+    elif tag in ("video", "audio", "source", "iframe"):
+        url = attrs.get("src")
+        if tag == "source":
+            parent = node.parent
+            ptag = parent.tag if parent is not None else ""
+            if ptag not in ("video", "audio"):
+                return
+            tag = ptag or tag
+        if tag == "iframe":
+            if not url or not _VIDEO_EMBED.search(url):
+                return
+            tag = "video"
+        bucket = media.videos if tag == "video" else media.audios
+        text = ""
+    else:
+        return
+    if not url or (tag, url) in seen:
+        return
+    seen.add((tag, url))
+    bucket.append(Media(url=url, text=text, title=attrs.get("title") or ""))
+
+
+def render_markdown(
+    html: str,
+    *,
+    table_format: str = "markdown",
+    include_images: bool = True,
+    include_links: bool = True,
+) -> str:
+    options = html_to_markdown.ConversionOptions(
+        extract_metadata=False,
+        heading_style="atx",
+        code_block_style="backticks",
+        skip_images=not include_images,
+        strip_tags=[] if include_links else ["a"],
+        preserve_tags=["table"] if table_format == "html" else [],
+    )
+    return html_to_markdown.convert(html, options).content.strip()
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_WORD = re.compile(r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+# Reading speeds: ~230 words a minute for space-separated scripts, ~500 characters a
+# minute for Chinese and Japanese (commonly cited averages).
+WORDS_PER_MINUTE = 230
+CJK_CHARS_PER_MINUTE = 500
+
+
+def count_words(text: str) -> tuple[int, int]:
+    """(word count, reading minutes). Each Han or kana character counts as a word,
+    since Chinese and Japanese do not separate words with spaces."""
+    cjk = len(_CJK.findall(text))
+    words = len(_WORD.findall(text))
+    total = words + cjk
+    if not total:
+        return 0, 0
+    minutes = words / WORDS_PER_MINUTE + cjk / CJK_CHARS_PER_MINUTE
+    return total, max(1, round(minutes))

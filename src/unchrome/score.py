@@ -1,0 +1,119 @@
+"""Score: count every element's text in one traversal and rate the candidates.
+
+A candidate's score is
+
+    visible chars x (0.3 + 0.7 x share of its text inside <p>)
+                  x max(0, 1 - 1.2 x share of its text inside <a>)
+
+Numerator and denominator of both shares come from the same counter in the same walk:
+each text node's length is added once to its element's total and, when it sits inside
+a <p> or an <a>, to that element's paragraph or link total as well. A share can
+therefore never exceed 1. (Counting links on a differently normalised string once let
+the link share pass 1 and zeroed the real body.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .parse import LexborNode
+
+CANDIDATE_TAGS = frozenset({"article", "main", "section", "div"})
+
+# Paragraph weight: text outside <p> still counts 30 %, so a body written with <br>
+# line breaks or plain divs keeps a chance against a container of short <p> blurbs.
+P_BASE = 0.3
+P_WEIGHT = 0.7
+# Link discount: a block whose text is over 83 % links scores zero.
+LINK_PENALTY = 1.2
+
+
+@dataclass(slots=True)
+class Tally:
+    """Character counts of one element's subtree (text nodes under it)."""
+
+    node: LexborNode
+    chars: int = 0
+    p_chars: int = 0
+    a_chars: int = 0
+    elements: int = 0  # descendant elements, for text-to-tag density
+
+    @property
+    def p_share(self) -> float:
+        return self.p_chars / self.chars if self.chars else 0.0
+
+    @property
+    def link_share(self) -> float:
+        return self.a_chars / self.chars if self.chars else 0.0
+
+
+def density_score(t: Tally) -> float:
+    if not t.chars:
+        return 0.0
+    return (
+        t.chars
+        * (P_BASE + P_WEIGHT * t.p_chars / t.chars)
+        * max(0.0, 1.0 - LINK_PENALTY * t.a_chars / t.chars)
+    )
+
+
+def tally_tree(root: LexborNode) -> dict[int, Tally]:
+    """Tally every element under ``root`` (inclusive), keyed by ``mem_id``.
+
+    An explicit stack replaces recursion; each element's counts are added to its
+    parent's when the walk leaves it, so the whole tree costs one visit per node.
+    """
+    tallies: dict[int, Tally] = {}
+    root_tally = Tally(root)
+    tallies[root.mem_id] = root_tally
+    # (node, tally, is_p, is_a) for each open element
+    open_elements: list[tuple[LexborNode, Tally, bool, bool]] = []
+    in_p = 1 if root.tag == "p" else 0
+    in_a = 1 if root.tag == "a" else 0
+    current = root_tally
+    node: LexborNode | None = root.child
+    if node is None:
+        return tallies
+    while True:
+        tag = node.tag
+        descended = False
+        if tag == "-text":
+            n = len(node.text_content.strip())
+            if n:
+                current.chars += n
+                if in_p:
+                    current.p_chars += n
+                if in_a:
+                    current.a_chars += n
+        elif tag is not None and tag[0] != "-":
+            child = node.child
+            current.elements += 1
+            if child is not None:
+                t = Tally(node)
+                tallies[node.mem_id] = t
+                is_p = tag == "p"
+                is_a = tag == "a"
+                in_p += is_p
+                in_a += is_a
+                open_elements.append((node, current, is_p, is_a))
+                current = t
+                node = child
+                descended = True
+        if descended:
+            continue
+        # Leave finished elements until one has a next sibling.
+        while True:
+            sibling = node.next
+            if sibling is not None:
+                node = sibling
+                break
+            if not open_elements:
+                return tallies
+            node, parent, is_p, is_a = open_elements.pop()
+            in_p -= is_p
+            in_a -= is_a
+            parent.chars += current.chars
+            parent.p_chars += current.p_chars
+            parent.a_chars += current.a_chars
+            parent.elements += current.elements
+            current = parent

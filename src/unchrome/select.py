@@ -1,0 +1,99 @@
+"""Select: pick the body node among the scored candidates, then clean inside it.
+
+Semantic tags are distrusted: an <article> competes on the same density score as any
+div. A page may carry two dozen widget-sized <article> cards while the story sits in a
+plain div; the story wins because it has more paragraph text, not because of its tag.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .parse import LexborNode
+from .score import CANDIDATE_TAGS, Tally, density_score
+
+# Blocks that are pure navigation inside the chosen body: judged by their link share.
+_LINK_BLOCK_TAGS = frozenset(
+    {"ul", "ol", "dl", "nav", "div", "section", "aside", "table", "header", "footer", "p", "menu"}
+)
+# Above this share of link text a block is a link list ...
+LINK_LIST_SHARE = 0.6
+# ... unless it is a large part of the body (a page that *is* a list of links).
+LINK_LIST_MAX_FRACTION = 0.5
+
+# Chrome that sits inside story containers: breadcrumbs, related-post lists, tag
+# clouds, pagination, author boxes, "read more" teasers.
+_WINNER_NOISE = re.compile(
+    r"(?:^|[^a-z0-9])(?:breadcrumbs?\w*|related\w*|recommend\w*|more[-_]?(?:stories|articles|news)"
+    r"|read[-_]?more|tags?[-_]?(?:list|cloud|links)?|post[-_]?tags|tagcloud|pagination|pager"
+    r"|nav|navbar|navigation|menu|sidebar|toc|table[-_]of[-_]contents|author[-_]?(?:bio|box)"
+    r"|byline|meta[-_]?data|post[-_]?meta|entry[-_]?meta|print|toolbar|widget\w*|trending\w*"
+    r"|popular\w*)(?:$|[^a-z0-9])",
+    re.I,
+)
+_DROP_IN_WINNER_TAGS = frozenset({"nav", "aside", "menu"})
+
+
+def select_body(
+    tallies: dict[int, Tally], score: Callable[[LexborNode], float] | None = None
+) -> LexborNode | None:
+    """The best-scoring candidate element, or None when no candidate has text."""
+    best: LexborNode | None = None
+    best_score = 0.0
+    for tally in tallies.values():
+        node = tally.node
+        if node.tag not in CANDIDATE_TAGS or not tally.chars:
+            continue
+        value = score(node) if score is not None else density_score(tally)
+        if value > best_score:
+            best, best_score = node, value
+    return best
+
+
+def prune_link_noise(winner: LexborNode, tallies: dict[int, Tally]) -> int:
+    """Remove navigation-like blocks inside the winner; return how many."""
+    total = tallies[winner.mem_id].chars if winner.mem_id in tallies else 0
+    doomed: list[LexborNode] = []
+    stack: list[LexborNode] = []
+    node: LexborNode | None = winner.child
+    while node is not None:
+        tag = node.tag
+        remove = False
+        if tag in _LINK_BLOCK_TAGS:
+            if tag in _DROP_IN_WINNER_TAGS:
+                remove = True
+            else:
+                t = tallies.get(node.mem_id)
+                if (
+                    t is not None
+                    and t.chars
+                    and (
+                        t.a_chars > LINK_LIST_SHARE * t.chars
+                        and t.chars < LINK_LIST_MAX_FRACTION * total
+                    )
+                ):
+                    remove = True
+            if not remove:
+                attrs = node.attributes
+                names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}"
+                if len(names) > 2 and _WINNER_NOISE.search(names):
+                    t = tallies.get(node.mem_id)
+                    remove = t is None or t.chars < LINK_LIST_MAX_FRACTION * total
+        if remove:
+            doomed.append(node)
+        elif tag is not None and tag[0] != "-":
+            child = node.child
+            if child is not None:
+                stack.append(node)
+                node = child
+                continue
+        while node is not None:
+            sibling = node.next
+            if sibling is not None:
+                node = sibling
+                break
+            node = stack.pop() if stack else None
+    for gone in doomed:
+        gone.decompose()
+    return len(doomed)
