@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from .errors import ForbiddenAddress, InvalidURL
+from .errors import ForbiddenAddress, InvalidURL, UpstreamError
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -124,11 +124,11 @@ def _v6_refusal(address: ipaddress.IPv6Address, allowed: Iterable[IPNetwork]) ->
                 return f"{reason} ({label} {v4})"
         if address.ipv4_mapped or address in _NAT64_V6:
             return None
-    if address in _IPV4_COMPATIBLE_V6:
-        return "IPv4-compatible (deprecated)"
     for net, reason in _FORBIDDEN_V6:
         if address in net:
             return reason
+    if address in _IPV4_COMPATIBLE_V6:
+        return "IPv4-compatible (deprecated)"
     if address.teredo is None and address in _IETF_V6:
         return "IETF protocol assignment"
     if address not in _GLOBAL_UNICAST_V6:
@@ -186,6 +186,10 @@ def resolve(host: str, port: int, resolver: Resolver | None) -> list[IPAddress]:
         return [literal]
     try:
         answers = (resolver or system_resolver)(host, port)
+    except socket.gaierror as exc:
+        if exc.errno in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)):
+            raise InvalidURL(f"host {host!r} does not exist") from None
+        raise UpstreamError(f"cannot resolve host {host!r}: {exc}") from None
     except OSError as exc:
         raise InvalidURL(f"cannot resolve host {host!r}: {exc}") from None
     out: list[IPAddress] = []
