@@ -30,7 +30,7 @@ from unchrome.errors import (
     UpstreamError,
     UpstreamTimeout,
 )
-from unchrome.fetch import FetchConfig, afetch, fetch
+from unchrome.fetch import FetchConfig, afetch, aread, fetch, read
 from unchrome.netguard import address_refusal, parse_ip
 
 ARTICLE = (
@@ -506,3 +506,55 @@ def test_same_origin_redirect_reuses_the_checked_connection(public: LocalServer)
     conf = cfg(public, resolver=names({"keep.test": ["127.0.0.1"]}, calls))
     fetch(f"http://keep.test:{public.port}/a", conf)
     assert calls == ["keep.test"]
+
+
+# ------------------------------------------------------------- read(): fetch + extract
+
+BOT_WALL = (
+    b'<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title></head><body>'
+    b"<h1>www.example.com</h1><h2>Checking if the site connection is secure</h2>"
+    b"<noscript>Enable JavaScript and cookies to continue</noscript></body></html>"
+)
+FEED = b"""<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>Example Log</title>
+<link href="https://example.com/"/><updated>2024-03-01T10:00:00Z</updated>
+<entry><title>Second post</title><link href="https://example.com/2"/>
+<updated>2024-03-01T10:00:00Z</updated><summary>More words here.</summary></entry>
+<entry><title>First post</title><link href="https://example.com/1"/>
+<updated>2024-02-01T10:00:00Z</updated><summary>Hello world.</summary></entry>
+</feed>"""
+
+
+def test_read_returns_the_article_with_the_final_url(public: LocalServer) -> None:
+    public.routes.update({"/old": redirect("/story"), "/story": page(ARTICLE)})
+    result = read(public.url("/old"), fetch_config=cfg(public))
+    assert result.title == "A story" and "paragraph of the story" in result.markdown
+    assert result.url == public.url("/story") and not result.truncated
+
+
+def test_read_marks_a_wire_truncated_page(public: LocalServer) -> None:
+    filler = b"<p>" + b"word " * 200 + b"</p>"
+    body = ARTICLE.replace(b"</article>", filler * 5000 + b"</article>")
+    public.routes["/long"] = close_delimited(body)
+    result = read(public.url("/long"), fetch_config=cfg(public))
+    assert result.truncated and result.title == "A story"
+
+
+def test_read_bot_wall_page_is_blocked(public: LocalServer) -> None:
+    public.routes["/wall"] = page(BOT_WALL)
+    with pytest.raises(BlockedBySite) as info:
+        read(public.url("/wall"), fetch_config=cfg(public))
+    assert info.value.http_status == 403 and not info.value.retryable
+
+
+def test_read_feed_lists_entries(public: LocalServer) -> None:
+    public.routes["/feed"] = page(FEED, content_type="application/atom+xml")
+    result = read(public.url("/feed"), fetch_config=cfg(public))
+    assert result.kind == "feed" and result.title == "Example Log"
+    assert "- [Second post](https://example.com/2) — 2024-03-01" in result.markdown
+
+
+def test_aread_matches_read(public: LocalServer) -> None:
+    public.routes["/story"] = page(ARTICLE)
+    result = asyncio.run(aread(public.url("/story"), fetch_config=cfg(public)))
+    assert result.title == "A story" and "paragraph of the story" in result.markdown
