@@ -167,6 +167,8 @@ def check_addresses(
     for address in addresses:
         reason = address_refusal(address, allowed)
         if reason:
+            if parse_ip(host) == address:
+                raise ForbiddenAddress(f"{host} is a {reason} address")
             raise ForbiddenAddress(f"{host} resolves to {address}, a {reason} address")
 
 

@@ -1,0 +1,381 @@
+"""The command line: ``unchrome URL|FILE|- ...`` and ``unchrome serve``.
+
+    unchrome https://example.com/story            # Markdown on stdout
+    unchrome page.html --format json              # a local file, offline
+    curl -s https://example.com | unchrome -      # standard input
+    unchrome urls.txt --out pages/                # many inputs, concurrently
+    unchrome serve --host 127.0.0.1 --port 8000   # the HTTP service
+
+A ``.txt`` file whose non-blank, non-``#`` lines are all http(s) URLs is a list of
+inputs. Several inputs run concurrently, with a progress bar when stderr is a terminal.
+
+Exit codes (the first failed input, in input order, decides):
+
+    ====  ============================================
+    0     success
+    1     any other error
+    2     usage error (bad arguments)
+    3     INVALID_INPUT, INVALID_URL, FILE_ACCESS
+    4     FORBIDDEN_ADDRESS
+    5     BLOCKED_BY_SITE
+    6     PAGE_NOT_FOUND
+    7     UNSUPPORTED_CONTENT
+    8     EXTRACT_FAILED
+    9     UPSTREAM_ERROR
+    10    UPSTREAM_TIMEOUT, TIMEOUT
+    ====  ============================================
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from .config import Config
+from .errors import FileAccessError, InvalidInput, UnchromeError
+from .fetch import DEFAULT_FETCH_CONFIG, FetchConfig, read
+from .result import Result
+
+EXIT_CODES: dict[str, int] = {
+    "INVALID_INPUT": 3,
+    "INVALID_URL": 3,
+    "FILE_ACCESS": 3,
+    "FORBIDDEN_ADDRESS": 4,
+    "BLOCKED_BY_SITE": 5,
+    "PAGE_NOT_FOUND": 6,
+    "UNSUPPORTED_CONTENT": 7,
+    "EXTRACT_FAILED": 8,
+    "UPSTREAM_ERROR": 9,
+    "UPSTREAM_TIMEOUT": 10,
+    "TIMEOUT": 10,
+}
+EXIT_OK, EXIT_OTHER, EXIT_USAGE = 0, 1, 2
+FORMATS = ("markdown", "text", "json", "html")
+_SUFFIX = {"markdown": ".md", "text": ".txt", "json": ".json", "html": ".html"}
+_URL = re.compile(r"^https?://", re.IGNORECASE)
+
+
+def exit_code(error: BaseException) -> int:
+    if isinstance(error, UnchromeError):
+        return EXIT_CODES.get(error.code, EXIT_OTHER)
+    return EXIT_OTHER
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input: a URL, a local file, or standard input (``-``)."""
+
+    kind: str  # "url" | "file" | "stdin"
+    value: str
+
+    @property
+    def label(self) -> str:
+        return "<stdin>" if self.kind == "stdin" else self.value
+
+
+def expand(inputs: Sequence[str]) -> list[Source]:
+    """Arguments -> sources; URL-list files are replaced by their URLs."""
+    sources: list[Source] = []
+    for item in inputs:
+        if item == "-":
+            sources.append(Source("stdin", "-"))
+        elif _URL.match(item):
+            sources.append(Source("url", item))
+        else:
+            urls = _url_list(Path(item))
+            sources += [Source("url", u) for u in urls] if urls else [Source("file", item)]
+    return sources
+
+
+def _url_list(path: Path) -> list[str] | None:
+    if path.suffix.lower() != ".txt" or not path.is_file():
+        return None
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    entries = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    if entries and all(_URL.match(e) for e in entries):
+        return entries
+    return None
+
+
+def process(source: Source, config: Config, fetch_config: FetchConfig) -> Result:
+    from .extractor import extract, extract_file
+
+    if source.kind == "url":
+        return read(source.value, config=config, fetch_config=fetch_config)
+    if source.kind == "stdin":
+        data = sys.stdin.buffer.read(config.max_input_bytes + 1)
+        return extract(data, config=config)
+    return extract_file(source.value, config=config)
+
+
+def render(result: Result, fmt: str, *, compact: bool = False) -> str:
+    if fmt == "json":
+        return result.to_json(indent=None if compact else 2) + "\n"
+    content = getattr(result, fmt)
+    return content if content.endswith("\n") else content + "\n"
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _write(stream: TextIO, text: str) -> None:
+    # Bytes, UTF-8 always: a pipe under the C locale must not turn "é" into a crash.
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        buffer.write(text.encode("utf-8"))
+        buffer.flush()
+    else:
+        stream.write(text)
+        stream.flush()
+
+
+def _slug(source: Source) -> str:
+    text = (
+        re.sub(r"^https?://", "", source.value, flags=re.I)
+        if source.kind == "url"
+        else (Path(source.value).stem)
+    )
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-._")[:100]
+    return slug or "page"
+
+
+class OutDir:
+    """Files named after their source; never overwrites within one run."""
+
+    def __init__(self, root: Path, fmt: str) -> None:
+        self.root = root
+        self.suffix = _SUFFIX[fmt]
+        self.used: set[str] = set()
+        self.lock = threading.Lock()
+
+    def path_for(self, source: Source) -> Path:
+        base = _slug(source)
+        with self.lock:
+            name, n = base, 1
+            while name in self.used:
+                n += 1
+                name = f"{base}-{n}"
+            self.used.add(name)
+        return self.root / (name + self.suffix)
+
+
+class Progress:
+    """A one-line bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+        self.total, self.stream, self.enabled = total, stream, enabled
+        self.done = self.failed = 0
+        self.lock = threading.Lock()
+
+    def step(self, ok: bool) -> None:
+        with self.lock:
+            self.done += 1
+            self.failed += 0 if ok else 1
+            if self.enabled:
+                width = 30
+                filled = width * self.done // max(self.total, 1)
+                bar = "#" * filled + "-" * (width - filled)
+                self.stream.write(f"\r[{bar}] {self.done}/{self.total}  failed {self.failed}")
+                self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="unchrome",
+        description="Turn web pages into their main content (Markdown, text, JSON, HTML).",
+        epilog="Run 'unchrome serve --help' for the HTTP service.",
+    )
+    p.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="URL|FILE|-",
+        help="http(s) URL, local HTML/feed file, '-' for stdin, or a .txt URL list",
+    )
+    p.add_argument("-f", "--format", choices=FORMATS, default="markdown")
+    p.add_argument(
+        "-o",
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="write one file per input into DIR instead of stdout",
+    )
+    p.add_argument("-j", "--jobs", type=int, default=8, help="concurrent inputs (default 8)")
+    p.add_argument("--target-selector", metavar="CSS", help="take the content from here")
+    p.add_argument("--remove-selector", metavar="CSS", help="drop these elements")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_FETCH_CONFIG.deadline,
+        help="total seconds per URL fetch (default 10)",
+    )
+    p.add_argument(
+        "--allow-address",
+        action="append",
+        default=[],
+        metavar="CIDR",
+        help="also allow fetching these (private) networks, e.g. 10.0.0.0/8",
+    )
+    p.add_argument(
+        "--allow-port",
+        action="append",
+        default=[],
+        type=int,
+        metavar="PORT",
+        help="also allow this port besides 80 and 443",
+    )
+    p.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
+    return p
+
+
+def _serve_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="unchrome serve", description="Run the HTTP service.")
+    p.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
+    )
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args and args[0] == "serve":
+            return _serve(args[1:])
+        return _run(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `unchrome URL | head`: the reader left, not an error
+        return EXIT_OK
+
+
+def _serve(argv: list[str]) -> int:
+    opts = _serve_parser().parse_args(argv)
+    from .serve import ServiceSettings, run
+
+    try:
+        settings = ServiceSettings.from_env()
+    except UnchromeError as exc:
+        print(f"unchrome serve: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    run(opts.host, opts.port, settings=settings, log_level=opts.log_level)
+    return EXIT_OK
+
+
+def _run(argv: list[str]) -> int:
+    parser = _parser()
+    opts = parser.parse_args(argv)
+    if opts.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    try:
+        config = Config(
+            include_selector=opts.target_selector, exclude_selector=opts.remove_selector
+        )
+        fetch_config = FetchConfig(
+            allowed_ports=DEFAULT_FETCH_CONFIG.allowed_ports | set(opts.allow_port),
+            allow_addresses=tuple(opts.allow_address),
+            deadline=opts.timeout,
+        )
+    except InvalidInput as exc:
+        parser.error(str(exc))
+    sources = expand(opts.inputs)
+    if sum(s.kind == "stdin" for s in sources) > 1:
+        parser.error("'-' (standard input) may be given only once")
+    if opts.out is not None:
+        try:
+            opts.out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"unchrome: cannot create {opts.out}: {exc.strerror}", file=sys.stderr)
+            return EXIT_CODES["FILE_ACCESS"]
+    return _run_all(
+        sources,
+        opts.format,
+        opts.out,
+        opts.jobs,
+        config,
+        fetch_config,
+        show_progress=not opts.no_progress and sys.stderr.isatty(),
+    )
+
+
+def _run_all(
+    sources: list[Source],
+    fmt: str,
+    out: Path | None,
+    jobs: int,
+    config: Config,
+    fetch_config: FetchConfig,
+    *,
+    show_progress: bool,
+) -> int:
+    many = len(sources) > 1
+    outdir = OutDir(out, fmt) if out is not None else None
+    progress = Progress(len(sources), sys.stderr, show_progress and many)
+    outcomes: list[Result | BaseException | None] = [None] * len(sources)
+
+    def work(index: int) -> None:
+        source = sources[index]
+        try:
+            result = process(source, config, fetch_config)
+            if outdir is not None:
+                outdir.path_for(source).write_text(render(result, fmt), encoding="utf-8")
+            outcomes[index] = result
+        except (UnchromeError, OSError) as exc:
+            outcomes[index] = (
+                exc
+                if isinstance(exc, UnchromeError)
+                else FileAccessError(f"cannot write output: {exc.strerror}")
+            )
+        except Exception as exc:  # a bug must not kill the other inputs
+            outcomes[index] = exc
+        progress.step(isinstance(outcomes[index], Result))
+
+    with ThreadPoolExecutor(max_workers=min(jobs, len(sources))) as pool:
+        for future in as_completed([pool.submit(work, i) for i in range(len(sources))]):
+            future.result()
+    progress.close()
+    return _report(sources, outcomes, fmt, to_stdout=outdir is None)
+
+
+def _report(
+    sources: list[Source],
+    outcomes: list[Result | BaseException | None],
+    fmt: str,
+    *,
+    to_stdout: bool,
+) -> int:
+    code = EXIT_OK
+    many = len(sources) > 1
+    for source, outcome in zip(sources, outcomes, strict=True):
+        if isinstance(outcome, Result):
+            if to_stdout:
+                header = f"==> {source.label} <==\n" if many and fmt != "json" else ""
+                _write(sys.stdout, header + render(outcome, fmt, compact=many))
+            continue
+        error = outcome if outcome is not None else RuntimeError("not processed")
+        name = getattr(error, "code", type(error).__name__)
+        print(f"unchrome: {source.label}: {name}: {error}", file=sys.stderr)
+        if code == EXIT_OK:
+            code = exit_code(error)
+    if many:
+        failed = sum(not isinstance(o, Result) for o in outcomes)
+        print(f"unchrome: {len(sources) - failed} ok, {failed} failed", file=sys.stderr)
+    return code
