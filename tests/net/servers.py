@@ -43,6 +43,9 @@ class LocalServer:
         daemon_threads = True
         owner: LocalServer
 
+        def handle_error(self, request: object, client_address: object) -> None:
+            pass  # clients that hang up on purpose (refused, timed out) are expected
+
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.routes: dict[str, Handler] = {}
         self.requests: list[tuple[str, str]] = []

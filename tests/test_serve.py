@@ -1,0 +1,353 @@
+"""The HTTP service, end to end through a real uvicorn process, plus a few in-process checks.
+
+The uvicorn process is started once for the module with: an API key, a body limit of
+100 000 bytes, at most 2 work requests at once, and an opt-in for the local upstream
+server on 127.0.0.1 (its port only). The canary on 127.0.0.2 is *not* opted in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import unchrome
+from net.servers import LocalServer, page, redirect
+from unchrome.fetch import FetchConfig
+from unchrome.serve import ServiceSettings, create_app
+
+ARTICLE = (
+    b"<!doctype html><html><head><title>A story</title>"
+    b'<meta property="og:image" content="/hero.jpg"></head><body><article><h1>A story</h1>'
+    + b"<p>This is a paragraph of the story with enough words to count here.</p>" * 6
+    + b"<aside class='share'>Share this</aside></article></body></html>"
+)
+KEY = "test-key-123"
+AUTH = {"Authorization": f"Bearer {KEY}"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _slow(req: Any) -> None:
+    time.sleep(1.5)
+    body = ARTICLE
+    req.send_response(200)
+    req.send_header("Content-Type", "text/html")
+    req.send_header("Content-Length", str(len(body)))
+    req.end_headers()
+    req.wfile.write(body)
+
+
+@pytest.fixture(scope="module")
+def upstream() -> Iterator[LocalServer]:
+    with LocalServer("127.0.0.1") as server:
+        server.routes.update(
+            {
+                "/story": page(ARTICLE),
+                "/gone": page(b"<html><body>gone</body></html>", status=410),
+                "/busy": page(b"<html><body>slow down</body></html>", status=429),
+                "/pdf": page(b"%PDF-1.4", content_type="application/pdf"),
+                "/slow": _slow,
+            }
+        )
+        yield server
+
+
+@pytest.fixture(scope="module")
+def canary(upstream: LocalServer) -> Iterator[LocalServer]:
+    with LocalServer("127.0.0.2", upstream.port) as server:
+        server.routes["*"] = page(ARTICLE)
+        yield server
+
+
+@pytest.fixture(scope="module")
+def service(upstream: LocalServer, canary: LocalServer) -> Iterator[str]:
+    port = _free_port()
+    src = str(Path(unchrome.__file__).resolve().parent.parent)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]),
+        "UNCHROME_API_KEY": KEY,
+        "UNCHROME_MAX_BODY_BYTES": "100000",
+        "UNCHROME_MAX_CONCURRENCY": "2",
+        "UNCHROME_ALLOW_ADDRESSES": "127.0.0.1/32",
+        "UNCHROME_ALLOW_PORTS": str(upstream.port),
+        "UNCHROME_FETCH_DEADLINE": "5",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "unchrome", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--log-level", "warning"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):  # at most ~10 s to come up
+            if proc.poll() is not None:
+                raise RuntimeError(f"service exited: {proc.stdout.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            try:
+                if httpx.get(base + "/healthz", timeout=0.5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("service did not answer /healthz")
+        yield base
+    finally:
+        proc.terminate()  # SIGTERM: uvicorn's graceful shutdown
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+def post(base: str, path: str, **kw: Any) -> httpx.Response:
+    kw.setdefault("headers", AUTH)
+    return httpx.post(base + path, timeout=10, **kw)
+
+
+def assert_error(resp: httpx.Response, status: int, code: str, retryable: bool) -> None:
+    assert resp.status_code == status, resp.text
+    body = resp.json()
+    assert set(body) == {"error"} and body["error"]["code"] == code
+    assert body["error"]["retryable"] is retryable and body["error"]["message"]
+
+
+# ---------------------------------------------------------------------- end to end
+
+
+def test_healthz_and_openapi_need_no_key(service: str) -> None:
+    assert httpx.get(service + "/healthz").json() == {"status": "ok"}
+    schema = httpx.get(service + "/openapi.json").json()
+    assert {"/v1/read", "/v1/extract", "/r/{target}", "/healthz"} <= set(schema["paths"])
+
+
+def test_read_returns_article_json(service: str, upstream: LocalServer) -> None:
+    resp = post(service, "/v1/read", json={"url": upstream.url("/story")})
+    assert resp.status_code == 200, resp.text
+    body = resp.json()
+    assert body["title"] == "A story" and body["kind"] == "article"
+    assert "paragraph of the story" in body["markdown"]
+    assert body["url"] == upstream.url("/story") and body["truncated"] is False
+    assert body["hero_image_url"] == upstream.url("/hero.jpg")
+
+
+def test_read_text_format_and_remove_selector(service: str, upstream: LocalServer) -> None:
+    resp = post(service, "/v1/read", json={"url": upstream.url("/story"), "format": "text",
+                                           "remove_selector": "aside"})  # fmt: skip
+    body = resp.json()
+    assert resp.status_code == 200 and "paragraph of the story" in body["text"]
+    assert "markdown" not in body and "Share this" not in body["text"]
+
+
+def test_read_refuses_internal_address_and_canary_is_untouched(
+    service: str, canary: LocalServer
+) -> None:
+    resp = post(service, "/v1/read", json={"url": canary.url("/admin")})
+    assert_error(resp, 403, "FORBIDDEN_ADDRESS", False)
+    resp = post(service, "/v1/read", json={"url": "http://169.254.169.254/latest/meta-data/"})
+    assert_error(resp, 403, "FORBIDDEN_ADDRESS", False)
+    assert canary.requests == []
+
+
+def test_read_refuses_redirect_into_the_internal_network(
+    service: str, upstream: LocalServer, canary: LocalServer
+) -> None:
+    upstream.routes["/jump"] = redirect(canary.url("/admin"))
+    assert_error(post(service, "/v1/read", json={"url": upstream.url("/jump")}),
+                 403, "FORBIDDEN_ADDRESS", False)  # fmt: skip
+    assert canary.requests == []
+
+
+@pytest.mark.parametrize("path, status, code, retryable", [
+    ("/gone", 404, "PAGE_NOT_FOUND", False),
+    ("/busy", 502, "UPSTREAM_ERROR", True),
+    ("/pdf", 415, "UNSUPPORTED_CONTENT", False),
+])  # fmt: skip
+def test_read_upstream_failures_map_to_named_errors(
+    service: str, upstream: LocalServer, path: str, status: int, code: str, retryable: bool
+) -> None:
+    assert_error(post(service, "/v1/read", json={"url": upstream.url(path)}),
+                 status, code, retryable)  # fmt: skip
+
+
+@pytest.mark.parametrize("body", [
+    {"url": "ftp://example.com/"}, {"url": "http://user@example.com/"},
+])  # fmt: skip
+def test_read_invalid_url(service: str, body: dict[str, str]) -> None:
+    assert_error(post(service, "/v1/read", json=body), 400, "INVALID_URL", False)
+
+
+def test_read_bad_request_bodies(service: str) -> None:
+    assert_error(post(service, "/v1/read", content=b"{not json",
+                      headers={**AUTH, "Content-Type": "application/json"}),
+                 400, "INVALID_INPUT", False)  # fmt: skip
+    assert_error(post(service, "/v1/read", json={"url": "https://x.test", "format": "pdf"}),
+                 400, "INVALID_INPUT", False)  # fmt: skip
+
+
+def test_auth_is_required_on_work_endpoints(service: str) -> None:
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": KEY}):
+        resp = post(service, "/v1/extract", content=ARTICLE, headers=headers)
+        assert_error(resp, 401, "UNAUTHORIZED", False)
+        assert resp.headers["www-authenticate"] == "Bearer"
+    assert httpx.get(service + "/r/https://example.com/").status_code == 401
+
+
+def test_extract_raw_html_and_json(service: str) -> None:
+    raw = post(
+        service,
+        "/v1/extract",
+        content=ARTICLE,
+        params={"url": "https://example.com/a/"},
+        headers={**AUTH, "Content-Type": "text/html"},
+    )
+    assert raw.status_code == 200 and raw.json()["title"] == "A story"
+    assert raw.json()["hero_image_url"] == "https://example.com/hero.jpg"
+    js = post(service, "/v1/extract", json={"html": ARTICLE.decode(), "format": "html"})
+    assert js.status_code == 200 and "<p>" in js.json()["html"]
+
+
+def test_extract_feed(service: str) -> None:
+    feed = (b'<?xml version="1.0"?><rss version="2.0"><channel><title>Log</title>'
+            b"<item><title>One</title><link>https://example.com/1</link></item>"
+            b"</channel></rss>")  # fmt: skip
+    resp = post(service, "/v1/extract", content=feed,
+                headers={**AUTH, "Content-Type": "application/rss+xml"})  # fmt: skip
+    assert (
+        resp.json()["kind"] == "feed" and "[One](https://example.com/1)" in resp.json()["markdown"]
+    )
+
+
+def test_body_limit_by_content_length_and_by_stream(service: str) -> None:
+    big = b"<p>" + b"x" * 150_000
+    assert_error(post(service, "/v1/extract", content=big), 413, "PAYLOAD_TOO_LARGE", False)
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it streams
+        for _ in range(30):
+            yield b"y" * 10_000
+
+    assert_error(post(service, "/v1/extract", content=chunks()), 413, "PAYLOAD_TOO_LARGE", False)
+
+
+def test_reader_endpoint_plain_and_json(service: str, upstream: LocalServer) -> None:
+    resp = httpx.get(service + "/r/" + upstream.url("/story"), headers=AUTH, timeout=10)
+    assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/plain")
+    assert resp.text.startswith("Title: A story\n\nURL Source: " + upstream.url("/story"))
+    assert "Markdown Content:\n# A story" in resp.text
+    js = httpx.get(
+        service + "/r/" + upstream.url("/story"),
+        timeout=10,
+        headers={**AUTH, "Accept": "application/json", "X-Return-Format": "text"},
+    )
+    assert js.json()["title"] == "A story" and "paragraph" in js.json()["text"]
+
+
+def test_reader_endpoint_errors_are_json(service: str, canary: LocalServer) -> None:
+    resp = httpx.get(service + "/r/" + canary.url("/"), headers=AUTH, timeout=10)
+    assert_error(resp, 403, "FORBIDDEN_ADDRESS", False)
+    assert canary.requests == []
+
+
+def test_unknown_route_is_a_json_404(service: str) -> None:
+    assert_error(httpx.get(service + "/nope"), 404, "NOT_FOUND", False)
+
+
+def test_burst_beyond_the_limit_gets_503_and_healthz_stays_fast(
+    service: str, upstream: LocalServer
+) -> None:
+    statuses: list[int] = []
+    bodies: list[dict[str, Any]] = []
+
+    def one() -> None:
+        resp = post(service, "/v1/read", json={"url": upstream.url("/slow")})
+        statuses.append(resp.status_code)
+        bodies.append(resp.json())
+
+    threads = [threading.Thread(target=one) for _ in range(6)]
+    for t in threads:
+        t.start()
+    time.sleep(0.5)  # the slow requests hold both slots now
+    started = time.monotonic()
+    assert httpx.get(service + "/healthz", timeout=5).status_code == 200
+    assert time.monotonic() - started < 0.5  # the event loop is not blocked
+    for t in threads:
+        t.join(timeout=15)
+    assert sorted(statuses).count(200) == 2 and statuses.count(503) == 4, statuses
+    overloaded = [b for b in bodies if "error" in b]
+    assert all(b["error"] == {"code": "OVERLOADED", "retryable": True,
+                              "message": b["error"]["message"]} for b in overloaded)  # fmt: skip
+
+
+# ------------------------------------------------------------------------ in-process
+
+
+class InProcess:
+    """Requests straight into the ASGI app (no server, no socket)."""
+
+    def __init__(self, settings: ServiceSettings) -> None:
+        self.app = create_app(settings)
+
+    def request(self, method: str, path: str, **kw: Any) -> httpx.Response:
+        async def go() -> httpx.Response:
+            transport = httpx.ASGITransport(app=self.app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://svc") as c:
+                return await c.request(method, path, **kw)
+
+        return asyncio.run(go())
+
+
+def test_cors_is_off_by_default_and_on_when_configured() -> None:
+    preflight = {"Origin": "https://app.example", "Access-Control-Request-Method": "POST"}
+    off = InProcess(ServiceSettings()).request("OPTIONS", "/v1/read", headers=preflight)
+    assert "access-control-allow-origin" not in off.headers
+    on = InProcess(ServiceSettings(cors_origins=("https://app.example",)))
+    resp = on.request("OPTIONS", "/v1/read", headers=preflight)
+    assert resp.headers["access-control-allow-origin"] == "https://app.example"
+
+
+def test_settings_from_env() -> None:
+    s = ServiceSettings.from_env(
+        {
+            "UNCHROME_API_KEY": "k",
+            "UNCHROME_MAX_CONCURRENCY": "3",
+            "UNCHROME_ALLOW_PORTS": "8080",
+            "UNCHROME_CORS_ORIGINS": "a,b",
+        }
+    )
+    assert s.api_key == "k" and s.max_concurrency == 3 and s.cors_origins == ("a", "b")
+    assert 8080 in s.fetch_config.allowed_ports and s.fetch_config.allow_addresses == ()
+    assert ServiceSettings.from_env({}).api_key is None
+
+
+def test_reader_target_keeps_its_query_and_encoded_form(upstream: LocalServer) -> None:
+    settings = ServiceSettings(fetch_config=FetchConfig(
+        allowed_ports=frozenset({upstream.port}), allow_addresses=("127.0.0.1/32",)))  # fmt: skip
+    client = InProcess(settings)
+    before = len(upstream.requests)
+    resp = client.request("GET", f"/r/http%3A%2F%2F127.0.0.1%3A{upstream.port}%2Fstory?x=1&y=2")
+    assert resp.status_code == 200, resp.text
+    assert upstream.requests[before][0] == "/story?x=1&y=2"
+
+
+def test_access_log_is_structured(caplog: pytest.LogCaptureFixture) -> None:
+    client = InProcess(ServiceSettings())
+    with caplog.at_level("INFO", logger="unchrome.access"):
+        client.request("GET", "/healthz?token=secret")
+    line = json.loads(caplog.records[-1].getMessage())
+    assert line["path"] == "/healthz" and line["status"] == 200 and "secret" not in str(line)
