@@ -48,6 +48,11 @@ BINARY_CONTROL_SHARE = 0.1
 _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 
 
+# Below this many characters of text once comment sections are pruned, the comments
+# are probably the page's content (a forum thread) and extraction runs again with them.
+COMMENTS_RETRY_CHARS = 600
+
+
 class _Deadline:
     __slots__ = ("expires",)
 
@@ -140,25 +145,19 @@ class Extractor:
         base_url = _base_url(tree, url)
         deadline.check("metadata")
 
-        prune.prune_page(
-            tree,
-            include_comments=cfg.include_comments,
-            exclude_selector=cfg.exclude_selector,
-            should_remove=cfg.scorer.should_remove if cfg.scorer else None,
-        )
-        deadline.check("prune")
-
-        roots = self._choose_roots(tree)
-        deadline.check("select")
-        body_text = (
-            render.render_text(
-                roots,
-                min_paragraph_chars=cfg.min_paragraph_chars,
-                include_tables=cfg.include_tables,
+        roots, body_text = self._main_content(tree, text, meta.json_ld, deadline)
+        if not cfg.include_comments and (
+            len(body_text) < COMMENTS_RETRY_CHARS or _is_discussion(meta.json_ld)
+        ):
+            # Forums and Q&A pages keep their posts in elements named "comment": when
+            # the page without its comment sections has little left, or says it is a
+            # discussion, the comments are the content. Parse again to get them back.
+            tree = parse(text, max_depth=cfg.max_depth)
+            retry_roots, retry_text = self._main_content(
+                tree, text, meta.json_ld, deadline, include_comments=True
             )
-            if roots
-            else ""
-        )
+            if len(retry_text) > len(body_text):
+                roots, body_text = retry_roots, retry_text
 
         if len(body_text) < cfg.min_body_chars:
             fallback_roots = self._fallback_roots(text, meta.json_ld)
@@ -225,6 +224,36 @@ class Extractor:
             truncated=truncated,
             encoding=encoding,
         )
+
+    def _main_content(
+        self,
+        tree: LexborHTMLParser,
+        text: str,
+        json_ld: list[dict[str, Any]],
+        deadline: _Deadline,
+        *,
+        include_comments: bool | None = None,
+    ) -> tuple[list[LexborNode], str]:
+        cfg = self.config
+        prune.prune_page(
+            tree,
+            include_comments=cfg.include_comments if include_comments is None else include_comments,
+            exclude_selector=cfg.exclude_selector,
+            should_remove=cfg.scorer.should_remove if cfg.scorer else None,
+        )
+        deadline.check("prune")
+        roots = self._choose_roots(tree)
+        deadline.check("select")
+        body_text = (
+            render.render_text(
+                roots,
+                min_paragraph_chars=cfg.min_paragraph_chars,
+                include_tables=cfg.include_tables,
+            )
+            if roots
+            else ""
+        )
+        return roots, body_text
 
     def _choose_roots(self, tree: LexborHTMLParser) -> list[LexborNode]:
         cfg = self.config
@@ -322,6 +351,18 @@ def _base_url(tree: LexborHTMLParser, url: str | None) -> str | None:
     if href and not href.lower().startswith(("javascript:", "data:")):
         return urljoin(url, href) if url else href
     return url
+
+
+_DISCUSSION_TYPES = frozenset({"DiscussionForumPosting", "QAPage", "Question", "Conversation"})
+
+
+def _is_discussion(json_ld: list[dict[str, Any]]) -> bool:
+    for item in json_ld:
+        kind = item.get("@type")
+        kinds = kind if isinstance(kind, list) else [kind]
+        if any(isinstance(k, str) and k in _DISCUSSION_TYPES for k in kinds):
+            return True
+    return False
 
 
 def _page_text(tree: LexborHTMLParser) -> str:

@@ -29,6 +29,7 @@ _NEVER_CONTENT_SELECTOR = ", ".join(sorted(NEVER_CONTENT))
 # form must not. Forms with less visible text than this are controls, not content.
 FORM_MAX_TEXT = 400
 
+_REACT_SEGMENT = re.compile(r"S:\d+$")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 # Class/id tokens of widgets that are never main content. Tokens are matched at word
@@ -85,7 +86,11 @@ def _names_verdict(names: str, include_comments: bool) -> int:
 def _is_noise(
     node: LexborNode, tag: str, attrs: dict[str, str | None], include_comments: bool
 ) -> bool:
-    if "hidden" in attrs or attrs.get("aria-hidden") == "true":
+    if "hidden" in attrs:
+        # React streaming SSR parks resolved Suspense content in <div hidden id="S:0">
+        # and moves it into place with a script: that div is the page's body.
+        return not _REACT_SEGMENT.match(attrs.get("id") or "")
+    if attrs.get("aria-hidden") == "true":
         return True
     style = attrs.get("style")
     if style and _HIDDEN_STYLE.search(style):

@@ -28,10 +28,14 @@ _WINNER_NOISE = re.compile(
     r"(?:^|[^a-z0-9])(?:breadcrumbs?\w*|related\w*|recommend\w*|more[-_]?(?:stories|articles|news)"
     r"|read[-_]?more|tags?[-_]?(?:list|cloud|links)?|post[-_]?tags|tagcloud|pagination|pager"
     r"|nav|navbar|navigation|menu|sidebar|toc|table[-_]of[-_]contents|author[-_]?(?:bio|box)"
-    r"|byline|meta[-_]?data|post[-_]?meta|entry[-_]?meta|print|toolbar|widget\w*|trending\w*"
-    r"|popular\w*)(?:$|[^a-z0-9])",
+    r"|byline|post[-_]?meta|entry[-_]?meta|toolbar|trending\w*|popular[-_]?(?:posts|articles)"
+    r")(?:$|[^a-z0-9])",
     re.I,
 )
+# A block named like chrome is dropped only when it also looks like chrome: link-heavy
+# or short. Page builders name whole story sections "...-widget-..." or "...-meta".
+NAMED_NOISE_LINK_SHARE = 0.3
+NAMED_NOISE_MAX_CHARS = 300
 _DROP_IN_WINNER_TAGS = frozenset({"nav", "aside", "menu"})
 
 
@@ -79,7 +83,13 @@ def prune_link_noise(winner: LexborNode, tallies: dict[int, Tally]) -> int:
                 names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}"
                 if len(names) > 2 and _WINNER_NOISE.search(names):
                     t = tallies.get(node.mem_id)
-                    remove = t is None or t.chars < LINK_LIST_MAX_FRACTION * total
+                    remove = t is None or (
+                        t.chars < LINK_LIST_MAX_FRACTION * total
+                        and (
+                            t.a_chars >= NAMED_NOISE_LINK_SHARE * t.chars
+                            or t.chars < NAMED_NOISE_MAX_CHARS
+                        )
+                    )
         if remove:
             doomed.append(node)
         elif tag is not None and tag[0] != "-":
