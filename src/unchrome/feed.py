@@ -21,7 +21,12 @@ from .result import Media, Result
 _FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml")
 _ROOT = re.compile(rb"<(rss|feed|rdf:RDF)\b", re.IGNORECASE)
 _HTML = re.compile(rb"<html\b", re.IGNORECASE)
-_TAG = re.compile(r"<[^>]*>")
+_TAG = re.compile(r"<\s*(/?)\s*([a-zA-Z0-9]*)[^>]*>")
+# Block tags separate words; inline ones (<b>, <a>) must not split "post</b>." apart.
+_BLOCK_TAGS = frozenset({
+    "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th",
+    "table", "blockquote", "section", "article", "img", "hr", "pre",
+})  # fmt: skip
 _SPACE = re.compile(r"\s+")
 _MD_SPECIAL = re.compile(r"([\\\[\]()*_`<>#])")
 
@@ -114,7 +119,7 @@ def _clean(value: Any) -> str:
 
 
 def _text(fragment: str) -> str:
-    return _clean(_TAG.sub(" ", fragment))
+    return _clean(_TAG.sub(lambda m: " " if m.group(2).lower() in _BLOCK_TAGS else "", fragment))
 
 
 def _shorten(text: str) -> str:
