@@ -1,0 +1,706 @@
+"""Quality benchmark on WCXB: word-level F1 of the extracted text against the ground truth.
+
+Run as ``python -m unchrome.bench``::
+
+    python -m unchrome.bench                        # full dev split, unchrome only
+    python -m unchrome.bench --vs trafilatura       # same pages, same process, side by side
+    python -m unchrome.bench --limit 100 --types article,forum --worst 10
+    python -m unchrome.bench --vs trafilatura --json dev-pages.json --markdown
+
+Metric (the benchmark's own): tokens are ``\\w+`` runs of the lower-cased text; precision,
+recall and F1 come from the multiset overlap of predicted and true tokens and are averaged
+over pages, overall and per page type. On top of that, ``with`` snippets must appear in the
+output and ``without`` snippets (boilerplate) must not; snippets are matched as substrings
+after lower-casing and collapsing whitespace on both sides.
+
+The data is never copied into the repository: it is read from ``--data`` or, by default,
+from ``../shared/data/wcxb`` next to the repository (see :func:`default_data_dirs`).
+
+Everything runs in one process, one page at a time, so both systems see the same machine
+state; there is deliberately no parallel mode, which would make the timings incomparable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+PAGE_TYPES: tuple[str, ...] = (
+    "article",
+    "documentation",
+    "service",
+    "forum",
+    "listing",
+    "collection",
+    "product",
+)
+
+#: Where the data sits relative to the parent directory of the repository.
+DATA_SUBPATH = Path("shared", "data", "wcxb")
+
+PROGRESS_EVERY = 200
+
+_TOKEN_RE = re.compile(r"\w+")
+
+
+# --------------------------------------------------------------------------- metric
+
+
+def tokenize(text: str) -> list[str]:
+    """The benchmark's tokens: ``\\w+`` runs of the lower-cased text (Unicode-aware)."""
+    return _TOKEN_RE.findall(text.lower())
+
+
+def score_text(predicted: str, truth: str) -> tuple[float, float, float]:
+    """Word-level ``(f1, precision, recall)`` of ``predicted`` against ``truth``.
+
+    Tokens are counted as multisets (a word repeated three times in the truth is only
+    fully recalled if it appears three times in the prediction). "Empty" means "no
+    tokens", so a prediction made only of punctuation counts as empty: both empty is a
+    perfect answer (the page has no main content and nothing was extracted), exactly one
+    empty scores zero.
+    """
+    pred = Counter(tokenize(predicted))
+    gold = Counter(tokenize(truth))
+    if not pred and not gold:
+        return 1.0, 1.0, 1.0
+    if not pred or not gold:
+        return 0.0, 0.0, 0.0
+    overlap = sum((pred & gold).values())
+    if overlap == 0:
+        return 0.0, 0.0, 0.0
+    precision = overlap / sum(pred.values())
+    recall = overlap / sum(gold.values())
+    return 2 * precision * recall / (precision + recall), precision, recall
+
+
+def normalise_snippet(text: str) -> str:
+    """Lower-case and collapse every whitespace run (including NBSP, newlines) to a space."""
+    return " ".join(text.lower().split())
+
+
+def snippet_found(snippet: str, text: str) -> bool:
+    """Whether ``snippet`` occurs in ``text`` once both are normalised.
+
+    A plain substring test, as the benchmark defines it: "home" is found in "homework".
+    An empty snippet is trivially found; :func:`load_pages` drops empty snippets so they
+    never reach the scores.
+    """
+    return normalise_snippet(snippet) in normalise_snippet(text)
+
+
+# --------------------------------------------------------------------------- data
+
+
+@dataclass(frozen=True)
+class Page:
+    """One benchmark page: where its HTML lives and what a perfect extraction contains."""
+
+    file_id: str
+    page_type: str
+    url: str | None
+    html_path: Path
+    truth: str
+    with_snippets: tuple[str, ...]
+    without_snippets: tuple[str, ...]
+
+    def read_html(self) -> bytes:
+        """The captured page as raw bytes (decompressed here, outside any timed section)."""
+        return gzip.decompress(self.html_path.read_bytes())
+
+
+def default_data_dirs() -> list[Path]:
+    """Candidate data directories, in order of preference.
+
+    The working directory comes first: in a non-editable install this file lives in
+    site-packages, where the file-relative guess points nowhere useful, while running from
+    the repository root makes ``../shared/data/wcxb`` right. The file-relative path
+    (``<repo>/src/unchrome/bench.py`` → ``<repo>/../shared/data/wcxb``) covers running
+    from anywhere else in an editable checkout.
+    """
+    candidates = [Path.cwd().parent / DATA_SUBPATH]
+    parents = Path(__file__).resolve().parents
+    if len(parents) > 3:
+        candidates.append(parents[3] / DATA_SUBPATH)
+    return candidates
+
+
+def resolve_data_dir(explicit: str | Path | None = None) -> Path:
+    """The data directory to use; raises :class:`FileNotFoundError` naming what was tried."""
+    candidates = [Path(explicit)] if explicit is not None else default_data_dirs()
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate.resolve()
+    tried = ", ".join(str(c) for c in candidates)
+    raise FileNotFoundError(f"WCXB data not found (tried: {tried}); pass --data DIR")
+
+
+def _clean_snippets(raw: object) -> tuple[str, ...]:
+    # An empty snippet would be "found" in every output and "hit" every without-list.
+    if not isinstance(raw, list):
+        return ()
+    return tuple(s for s in raw if isinstance(s, str) and normalise_snippet(s))
+
+
+def load_pages(
+    data_dir: Path,
+    split: str = "dev",
+    types: Sequence[str] | None = None,
+    limit: int | None = None,
+) -> tuple[list[Page], list[str]]:
+    """Read the ground truth of a split; returns ``(pages, skipped_file_ids)``.
+
+    Pages whose ground truth has no ``main_content`` field at all are skipped (and
+    reported) rather than scored: a missing annotation is not the same as an annotated
+    empty page, which the metric handles. The type filter applies before ``limit``, so
+    ``--types forum --limit 5`` gives five forum pages.
+    """
+    split_dir = data_dir / split
+    html_dir = split_dir / "html"
+    truth_dir = split_dir / "ground-truth"
+    if not html_dir.is_dir() or not truth_dir.is_dir():
+        raise FileNotFoundError(f"no {split!r} split under {data_dir} (need html/, ground-truth/)")
+
+    # metadata.json only backs up the page type; the ground truth files carry it too.
+    metadata_types: dict[str, str] = {}
+    metadata_path = data_dir / "metadata.json"
+    if metadata_path.is_file():
+        files = json.loads(metadata_path.read_text(encoding="utf-8")).get("files", {})
+        metadata_types = {k: v.get("page_type", "") for k, v in files.items()}
+
+    wanted = set(types) if types else None
+    pages: list[Page] = []
+    skipped: list[str] = []
+    for html_path in sorted(html_dir.glob("*.html.gz")):
+        file_id = html_path.name.removesuffix(".html.gz")
+        truth_path = truth_dir / f"{file_id}.json"
+        if not truth_path.is_file():
+            skipped.append(file_id)
+            continue
+        record = json.loads(truth_path.read_text(encoding="utf-8"))
+        truth = record.get("ground_truth") or {}
+        page_type = (
+            (record.get("_internal") or {}).get("page_type", {}).get("primary")
+            or metadata_types.get(file_id)
+            or "unknown"
+        )
+        if wanted is not None and page_type not in wanted:
+            continue
+        if not isinstance(truth.get("main_content"), str):
+            skipped.append(file_id)
+            continue
+        pages.append(
+            Page(
+                file_id=file_id,
+                page_type=page_type,
+                # ground_truth.url wins: in one dev page the top-level url names a
+                # different document than the captured HTML, the inner one matches it.
+                url=truth.get("url") or record.get("url") or None,
+                html_path=html_path,
+                truth=truth["main_content"],
+                with_snippets=_clean_snippets(truth.get("with")),
+                without_snippets=_clean_snippets(truth.get("without")),
+            )
+        )
+        if limit is not None and len(pages) >= limit:
+            break
+    return pages, skipped
+
+
+# --------------------------------------------------------------------------- systems
+
+
+@dataclass
+class System:
+    """An extractor under test.
+
+    ``extract(raw_bytes, url) -> text`` is the timed section, so it must contain all the
+    work from raw bytes to plain text (decoding included) for the timings to compare.
+    Exceptions listed in ``expected_errors`` are the system's named "nothing to extract"
+    answers and score as empty output; anything else is a crash.
+    """
+
+    name: str
+    extract: Callable[[bytes, str | None], str]
+    expected_errors: tuple[type[BaseException], ...] = ()
+    note: str = ""
+
+
+def make_decoder() -> tuple[Callable[[bytes], str], str]:
+    """Bytes → str for systems that take text: unchrome's own decoder when available.
+
+    Feeding trafilatura the exact string unchrome works from keeps the comparison about
+    extraction, not about charset sniffing. Before ``unchrome.decode`` exists (or if it
+    misbehaves), UTF-8 with replacement is the fallback: every dev page is valid UTF-8.
+    """
+
+    def utf8(raw: bytes) -> str:
+        return raw.decode("utf-8", errors="replace")
+
+    try:
+        from unchrome.decode import decode
+        from unchrome.errors import UnchromeError
+
+        probe = decode(b"<html><body><p>probe</p></body></html>").text
+        if not isinstance(probe, str):
+            raise TypeError("decode(...).text is not a str")
+    except Exception:  # absent, half-written or different API: the fallback is still fair
+        return utf8, "utf-8/replace"
+
+    def unchrome_decode(raw: bytes) -> str:
+        try:
+            return decode(raw).text
+        except UnchromeError:
+            # unchrome's refusal to decode must not be charged to the other system.
+            return utf8(raw)
+
+    return unchrome_decode, "unchrome.decode"
+
+
+def unchrome_system() -> System:
+    """unchrome's public entry point on raw bytes (its decoding is inside the timing)."""
+    import unchrome
+
+    def run(raw: bytes, url: str | None) -> str:
+        return unchrome.extract(raw, url=url).text
+
+    version = getattr(unchrome, "__version__", "?")
+    return System("unchrome", run, (unchrome.UnchromeError,), note=f"unchrome {version}")
+
+
+def trafilatura_system() -> System | None:
+    """trafilatura with default settings on the decoded page, or None if not installed."""
+    try:
+        import trafilatura
+    except ImportError:
+        return None
+    decode, how = make_decoder()
+
+    def run(raw: bytes, url: str | None) -> str:
+        # Decoding is timed too, mirroring unchrome which starts from bytes.
+        return trafilatura.extract(decode(raw), favor_precision=False) or ""
+
+    version = getattr(trafilatura, "__version__", "?")
+    return System("trafilatura", run, (), note=f"trafilatura {version}, input via {how}")
+
+
+# --------------------------------------------------------------------------- running
+
+
+@dataclass
+class PageResult:
+    """One system's outcome on one page."""
+
+    f1: float
+    precision: float
+    recall: float
+    ms: float
+    words: int
+    with_rate: float | None  # None when the page has no with-snippets
+    without_hit: bool | None  # None when the page has no without-snippets
+    without_rate: float | None
+    error: str | None = None  # named failure code, scored as empty output
+    crash: str | None = None  # unexpected exception, scored as empty output
+
+
+def evaluate_output(page: Page, text: str, ms: float = 0.0) -> PageResult:
+    """Score an extracted text against a page's ground truth and snippets."""
+    f1, precision, recall = score_text(text, page.truth)
+    normalised = normalise_snippet(text)  # once per page, not once per snippet
+    with_rate = without_rate = None
+    without_hit = None
+    if page.with_snippets:
+        found = sum(normalise_snippet(s) in normalised for s in page.with_snippets)
+        with_rate = found / len(page.with_snippets)
+    if page.without_snippets:
+        hits = sum(normalise_snippet(s) in normalised for s in page.without_snippets)
+        without_rate = hits / len(page.without_snippets)
+        without_hit = hits > 0
+    return PageResult(
+        f1, precision, recall, ms, len(tokenize(text)), with_rate, without_hit, without_rate
+    )
+
+
+def run_page(system: System, page: Page, raw: bytes) -> PageResult:
+    """Run and time one system on one page; never raises for the system's own errors."""
+    error = crash = None
+    text = ""
+    start = time.perf_counter()
+    try:
+        text = system.extract(raw, page.url)
+    except system.expected_errors as exc:
+        error = str(getattr(exc, "code", type(exc).__name__))
+    except Exception as exc:
+        crash = f"{type(exc).__name__}: {exc}"[:300]
+    ms = (time.perf_counter() - start) * 1000.0
+    if not isinstance(text, str):  # a wrong return type is a bug, not an empty page
+        crash, text = f"returned {type(text).__name__}, not str", ""
+    result = evaluate_output(page, text, ms)
+    result.error, result.crash = error, crash
+    return result
+
+
+def run_benchmark(
+    pages: Sequence[Page],
+    systems: Sequence[System],
+    progress: TextIO | None = sys.stderr,
+) -> dict[str, list[PageResult]]:
+    """Run every system on every page, interleaved page by page, after one warm-up page.
+
+    The warm-up (first page, untimed, unscored) keeps lazy imports and caches out of the
+    first measured page. Each page is decompressed once, outside the timed sections.
+    """
+    results: dict[str, list[PageResult]] = {s.name: [] for s in systems}
+    if pages:
+        raw = pages[0].read_html()
+        for system in systems:
+            run_page(system, pages[0], raw)
+    for index, page in enumerate(pages, start=1):
+        raw = page.read_html()
+        for system in systems:
+            results[system.name].append(run_page(system, page, raw))
+        if progress is not None and (index % PROGRESS_EVERY == 0 or index == len(pages)):
+            print(f"bench: {index}/{len(pages)} pages", file=progress, flush=True)
+    return results
+
+
+# --------------------------------------------------------------------------- reporting
+
+
+@dataclass
+class Summary:
+    """Aggregates of one system over a set of pages (rates are fractions, not percent)."""
+
+    system: str
+    pages: int
+    f1: float
+    precision: float
+    recall: float
+    with_rate: float | None
+    without_pages: float | None  # share of pages where some without-snippet appears
+    without_rate: float | None  # per-page share of without-snippets found, averaged
+    failures: int
+    crashes: int
+    median_ms: float
+    mean_ms: float
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def summarise(system: str, results: Sequence[PageResult]) -> Summary:
+    """Average the per-page scores; snippet rates only over pages that have snippets."""
+    ms = [r.ms for r in results]
+    return Summary(
+        system=system,
+        pages=len(results),
+        f1=_mean([r.f1 for r in results]) or 0.0,
+        precision=_mean([r.precision for r in results]) or 0.0,
+        recall=_mean([r.recall for r in results]) or 0.0,
+        with_rate=_mean([r.with_rate for r in results if r.with_rate is not None]),
+        without_pages=_mean([float(r.without_hit) for r in results if r.without_hit is not None]),
+        without_rate=_mean([r.without_rate for r in results if r.without_rate is not None]),
+        failures=sum(r.error is not None for r in results),
+        crashes=sum(r.crash is not None for r in results),
+        median_ms=statistics.median(ms) if ms else 0.0,
+        mean_ms=_mean(ms) or 0.0,
+    )
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def format_table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], left: Sequence[int] = (0,)
+) -> str:
+    """Fixed-width table: the ``left`` columns (text) left-aligned, numbers right-aligned."""
+    widths = [max(len(str(c)) for c in column) for column in zip(headers, *rows, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            str(c).ljust(w) if i in left else str(c).rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(headers), rule, *(line(r) for r in rows)])
+
+
+def format_markdown(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """The same table as GitHub Markdown (numbers right-aligned)."""
+    align = ["---"] + ["---:"] * (len(headers) - 1)
+    lines = [headers, align, *rows]
+    return "\n".join("| " + " | ".join(str(c) for c in cells) + " |" for cells in lines)
+
+
+OVERALL_HEADERS = (
+    "system",
+    "pages",
+    "F1",
+    "P",
+    "R",
+    "with%",
+    "without-pages%",
+    "without-snip%",
+    "failed",
+    "crashes",
+    "median ms",
+    "mean ms",
+)
+
+
+def overall_rows(summaries: Sequence[Summary]) -> list[list[str]]:
+    """One row per system for :data:`OVERALL_HEADERS`."""
+    return [
+        [
+            s.system,
+            str(s.pages),
+            f"{s.f1:.3f}",
+            f"{s.precision:.3f}",
+            f"{s.recall:.3f}",
+            _pct(s.with_rate),
+            _pct(s.without_pages),
+            _pct(s.without_rate),
+            str(s.failures),
+            str(s.crashes),
+            f"{s.median_ms:.1f}",
+            f"{s.mean_ms:.1f}",
+        ]
+        for s in summaries
+    ]
+
+
+def per_type_table(
+    pages: Sequence[Page], results: dict[str, list[PageResult]]
+) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of F1/P/R per page type, systems side by side, plus an "all" row."""
+    systems = list(results)
+    headers = ["type", "pages"]
+    for name in systems:
+        headers += [f"{name} F1", "P", "R"]
+    present = {p.page_type for p in pages}
+    order = [t for t in PAGE_TYPES if t in present] + sorted(present - set(PAGE_TYPES))
+    rows: list[list[str]] = []
+    for page_type in [*order, "all"]:
+        index = [i for i, p in enumerate(pages) if page_type in ("all", p.page_type)]
+        row = [page_type, str(len(index))]
+        for name in systems:
+            s = summarise(name, [results[name][i] for i in index])
+            row += [f"{s.f1:.3f}", f"{s.precision:.3f}", f"{s.recall:.3f}"]
+        rows.append(row)
+    return headers, rows
+
+
+def _spelled_out(headers: Sequence[str]) -> list[str]:
+    """Per-type headers with the system named on every metric ("P" → "unchrome P").
+
+    The fixed-width table groups P and R under the F1 column that names the system; a
+    Markdown table rendered in a README has no such visual grouping.
+    """
+    named: list[str] = []
+    system = ""
+    for header in headers:
+        if header.endswith(" F1"):
+            system = header.removesuffix(" F1")
+        named.append(f"{system} {header}" if header in ("P", "R") and system else header)
+    return named
+
+
+def _worst_note(result: PageResult, page: Page) -> str:
+    # Says why a page scores low when it is not a plain selection mistake: an annotated
+    # empty page (any output scores 0), a named failure, a crash or an empty output.
+    if result.crash:
+        return "CRASH"
+    if result.error:
+        return result.error
+    if not tokenize(page.truth):
+        return "empty truth"
+    return "empty output" if result.words == 0 else ""
+
+
+def format_worst(
+    pages: Sequence[Page], results: dict[str, list[PageResult]], system: str, count: int
+) -> str:
+    """The ``count`` pages with the lowest F1 for ``system``, other systems' F1 alongside."""
+    others = [name for name in results if name != system]
+    order = sorted(range(len(pages)), key=lambda i: (results[system][i].f1, pages[i].file_id))
+    headers = ["file", "type", "F1", "P", "R", *(f"{o} F1" for o in others), "note", "url"]
+    rows = []
+    for i in order[:count]:
+        r = results[system][i]
+        rows.append(
+            [
+                pages[i].file_id,
+                pages[i].page_type,
+                f"{r.f1:.3f}",
+                f"{r.precision:.3f}",
+                f"{r.recall:.3f}",
+                *(f"{results[o][i].f1:.3f}" for o in others),
+                _worst_note(r, pages[i]),
+                pages[i].url or "",
+            ]
+        )
+    text_columns = (0, 1, len(headers) - 2, len(headers) - 1)
+    return format_table(headers, rows, left=text_columns)
+
+
+def write_json(
+    path: Path,
+    pages: Sequence[Page],
+    results: dict[str, list[PageResult]],
+    meta: dict[str, Any],
+) -> None:
+    """Per-page results for later analysis: one record per page, one entry per system."""
+    records = []
+    for i, page in enumerate(pages):
+        record: dict[str, Any] = {"file_id": page.file_id, "type": page.page_type, "url": page.url}
+        for name, system_results in results.items():
+            record[name] = asdict(system_results[i])
+        records.append(record)
+    payload = {"meta": meta, "pages": records}
+    path.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def _type_list(value: str) -> list[str]:
+    types = [t.strip() for t in value.split(",") if t.strip()]
+    unknown = sorted(set(types) - set(PAGE_TYPES))
+    if unknown or not types:
+        raise argparse.ArgumentTypeError(
+            f"unknown page type(s) {', '.join(unknown) or '(none)'}; "
+            f"choose from {', '.join(PAGE_TYPES)}"
+        )
+    return types
+
+
+def _positive_int(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return number
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``python -m unchrome.bench`` command line."""
+    parser = argparse.ArgumentParser(
+        prog="python -m unchrome.bench",
+        description="Word-level F1 of unchrome (and optionally trafilatura) on WCXB.",
+    )
+    parser.add_argument(
+        "--data", help="WCXB directory (default: ../shared/data/wcxb from cwd, then repo)"
+    )
+    parser.add_argument("--split", default="dev", help="split directory name (default: dev)")
+    parser.add_argument("--limit", type=_positive_int, help="score only the first N pages")
+    parser.add_argument("--types", type=_type_list, help="comma-separated page types to keep")
+    parser.add_argument(
+        "--vs", choices=["trafilatura"], help="also run this system on the same pages"
+    )
+    parser.add_argument("--json", type=Path, metavar="OUT", help="write per-page results here")
+    parser.add_argument(
+        "--worst", type=_positive_int, metavar="N", help="list unchrome's N lowest-F1 pages"
+    )
+    parser.add_argument(
+        "--markdown", action="store_true", help="also print the per-type table as Markdown"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and print the report; 0 on a completed run, 2 on setup errors.
+
+    Crashes do not change the exit status: they are part of the measurement and are
+    reported in the tables and listed below them.
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        data_dir = resolve_data_dir(args.data)
+        pages, skipped = load_pages(data_dir, args.split, args.types, args.limit)
+    except FileNotFoundError as exc:
+        print(f"bench: {exc}", file=sys.stderr)
+        return 2
+    if not pages:
+        print("bench: no pages selected", file=sys.stderr)
+        return 2
+    if skipped:
+        print(
+            f"bench: skipped {len(skipped)} page(s) without ground_truth.main_content: "
+            + ", ".join(skipped),
+            file=sys.stderr,
+        )
+
+    try:
+        systems = [unchrome_system()]
+    except ImportError as exc:
+        print(f"bench: unchrome.extract is not importable: {exc}", file=sys.stderr)
+        return 2
+    if args.vs == "trafilatura":
+        other = trafilatura_system()
+        if other is None:
+            print("bench: trafilatura is not installed; running unchrome only", file=sys.stderr)
+        else:
+            systems.append(other)
+
+    print(f"WCXB {args.split}: {len(pages)} pages from {data_dir}")
+    for system in systems:
+        if system.note:
+            print(f"  {system.name}: {system.note}")
+    print("  timing: raw bytes to text (decoding included) for every system, after warm-up")
+    print()
+
+    results = run_benchmark(pages, systems)
+    summaries = [summarise(name, rs) for name, rs in results.items()]
+
+    print(format_table(OVERALL_HEADERS, overall_rows(summaries)))
+    print()
+    headers, rows = per_type_table(pages, results)
+    print(format_table(headers, rows))
+    if len(summaries) > 1 and summaries[0].median_ms > 0:
+        ratio = summaries[1].median_ms / summaries[0].median_ms
+        print()
+        print(f"time ratio ({summaries[1].system} median / unchrome median): {ratio:.2f}")
+
+    for name, rs in results.items():
+        crashed = [(p.file_id, r.crash) for p, r in zip(pages, rs, strict=True) if r.crash]
+        if crashed:
+            print()
+            print(f"{name}: {len(crashed)} crash(es); first ones:")
+            for file_id, crash in crashed[:5]:
+                print(f"  {file_id}: {crash}")
+
+    if args.worst:
+        print()
+        print(f"unchrome's {args.worst} worst pages by F1:")
+        print(format_worst(pages, results, "unchrome", args.worst))
+    if args.markdown:
+        print()
+        print(format_markdown(_spelled_out(headers), rows))
+    if args.json:
+        meta = {
+            "split": args.split,
+            "pages": len(pages),
+            "skipped": skipped,
+            "systems": {s.name: s.note for s in systems},
+            "summary": [asdict(s) for s in summaries],
+        }
+        write_json(args.json, pages, results, meta)
+        print(f"\nper-page results written to {args.json}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,279 @@
+"""The WCXB benchmark: exact arithmetic of the metric, the runner's error handling, a smoke run."""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO.parent / "shared" / "data" / "wcxb"
+
+try:
+    from unchrome import bench
+except Exception:  # the package __init__ may import modules that are still being written
+    # The metric does not depend on the rest of the package, so load the file on its own.
+    _spec = importlib.util.spec_from_file_location(
+        "unchrome_bench_standalone", REPO / "src" / "unchrome" / "bench.py"
+    )
+    assert _spec is not None and _spec.loader is not None
+    bench = importlib.util.module_from_spec(_spec)
+    sys.modules[_spec.name] = bench  # dataclasses look their module up here
+    _spec.loader.exec_module(bench)
+
+
+def _unchrome_extract_importable() -> bool:
+    try:
+        from unchrome import extract  # noqa: F401
+    except Exception:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- score_text
+
+
+def test_identical_texts_score_one() -> None:
+    assert bench.score_text("The cat sat.", "the CAT sat") == (1.0, 1.0, 1.0)
+
+
+def test_partial_overlap_exact_values() -> None:
+    # predicted: a b c d (4 tokens), truth: a b e (3 tokens), overlap a b = 2
+    f1, precision, recall = bench.score_text("a b c d", "a b e")
+    assert precision == pytest.approx(2 / 4)
+    assert recall == pytest.approx(2 / 3)
+    assert f1 == pytest.approx(2 * (1 / 2) * (2 / 3) / (1 / 2 + 2 / 3))  # 4/7
+    assert f1 == pytest.approx(4 / 7)
+
+
+def test_multiset_overlap_counts_repeats_once_each() -> None:
+    # truth has "the" twice, prediction three times: only two of them match
+    f1, precision, recall = bench.score_text("the the the end", "the the end")
+    assert precision == pytest.approx(3 / 4)
+    assert recall == pytest.approx(3 / 3)
+    assert f1 == pytest.approx(6 / 7)
+
+
+def test_no_overlap_scores_zero() -> None:
+    assert bench.score_text("alpha beta", "gamma delta") == (0.0, 0.0, 0.0)
+
+
+def test_both_empty_is_perfect() -> None:
+    assert bench.score_text("", "") == (1.0, 1.0, 1.0)
+    # "empty" means no \w+ tokens, so punctuation-only texts are empty too
+    assert bench.score_text(" — ... ", "\n\n") == (1.0, 1.0, 1.0)
+
+
+def test_one_side_empty_scores_zero() -> None:
+    assert bench.score_text("", "some truth") == (0.0, 0.0, 0.0)
+    assert bench.score_text("some output", "") == (0.0, 0.0, 0.0)
+    assert bench.score_text("!!!", "some truth") == (0.0, 0.0, 0.0)
+
+
+def test_tokens_are_word_runs_of_lowercased_text() -> None:
+    assert bench.tokenize("Don't STOP—now_ok 3.14 Grüße") == [
+        "don",
+        "t",
+        "stop",
+        "now_ok",
+        "3",
+        "14",
+        "grüße",
+    ]
+    # hyphen and apostrophe split words the same way on both sides, so they still match
+    assert bench.score_text("state-of-the-art", "state of the art") == (1.0, 1.0, 1.0)
+
+
+# --------------------------------------------------------------------------- snippets
+
+
+def test_snippet_found_normalises_case_and_whitespace() -> None:
+    text = "Intro.\n\nThe  Quick\u00a0brown\tfox jumps."
+    assert bench.snippet_found("the quick brown FOX", text)
+    assert bench.snippet_found("  quick\nbrown ", text)
+    assert not bench.snippet_found("quick red fox", text)
+
+
+def test_snippet_found_is_a_plain_substring_test() -> None:
+    assert bench.snippet_found("home", "Homework help")  # by definition, no word boundary
+    assert not bench.snippet_found("quick brown", "quickbrown")  # a space must match a space
+
+
+def _page(truth: str, with_: tuple[str, ...] = (), without: tuple[str, ...] = ()) -> bench.Page:
+    return bench.Page(
+        file_id="0001",
+        page_type="article",
+        url=None,
+        html_path=Path("unused.html.gz"),
+        truth=truth,
+        with_snippets=with_,
+        without_snippets=without,
+    )
+
+
+def test_evaluate_output_snippet_rates() -> None:
+    page = _page(
+        "one two three four",
+        with_=("one two", "three four", "five six", "seven"),
+        without=("Home", "Login"),
+    )
+    result = bench.evaluate_output(page, "One two three four. Login")
+    assert result.with_rate == pytest.approx(2 / 4)
+    assert result.without_hit is True
+    assert result.without_rate == pytest.approx(1 / 2)
+    assert result.precision == pytest.approx(4 / 5)
+    assert result.recall == 1.0
+    assert result.words == 5
+
+
+def test_evaluate_output_without_snippets_is_none_not_zero() -> None:
+    result = bench.evaluate_output(_page("x y"), "x y")
+    assert result.with_rate is None
+    assert result.without_hit is None
+    assert result.without_rate is None
+
+
+def test_summarise_averages_rates_only_over_pages_with_snippets() -> None:
+    pages = [_page("a", with_=("a",), without=("z",)), _page("b"), _page("c", without=("q",))]
+    results = [
+        bench.evaluate_output(pages[0], "a z"),  # f1 = 2/3, with 1.0, without hit
+        bench.evaluate_output(pages[1], "b"),  # f1 = 1, no snippets
+        bench.evaluate_output(pages[2], ""),  # f1 = 0, without not hit
+    ]
+    summary = bench.summarise("x", results)
+    assert summary.pages == 3
+    assert summary.f1 == pytest.approx((2 / 3 + 1 + 0) / 3)
+    assert summary.with_rate == 1.0
+    assert summary.without_pages == pytest.approx(1 / 2)
+    assert summary.without_rate == pytest.approx((1 + 0) / 2)
+
+
+# --------------------------------------------------------------------------- runner
+
+
+class _NamedFailure(Exception):
+    code = "EXTRACT_FAILED"
+
+
+def _write_dataset(root: Path) -> None:
+    """A two-page WCXB-shaped dataset, plus one page whose ground truth lacks main_content."""
+    html_dir = root / "dev" / "html"
+    truth_dir = root / "dev" / "ground-truth"
+    html_dir.mkdir(parents=True)
+    truth_dir.mkdir(parents=True)
+    pages = {
+        "0001": ("article", "<p>hello world</p>", {"main_content": "hello world"}),
+        "0002": ("forum", "<p>boom</p>", {"main_content": "a reply", "with": ["a reply", ""]}),
+        "0003": ("article", "<p>x</p>", {"with": ["x"]}),
+    }
+    for file_id, (page_type, html, truth) in pages.items():
+        (html_dir / f"{file_id}.html.gz").write_bytes(gzip.compress(html.encode()))
+        record = {
+            "url": f"https://example.com/{file_id}",
+            "_internal": {"page_type": {"primary": page_type}},
+            "ground_truth": truth,
+        }
+        (truth_dir / f"{file_id}.json").write_text(json.dumps(record), encoding="utf-8")
+
+
+def test_load_pages_filters_and_skips(tmp_path: Path) -> None:
+    _write_dataset(tmp_path)
+    pages, skipped = bench.load_pages(tmp_path, "dev")
+    assert [p.file_id for p in pages] == ["0001", "0002"]
+    assert skipped == ["0003"]
+    assert pages[1].with_snippets == ("a reply",)  # the empty snippet is dropped
+    assert pages[0].read_html() == b"<p>hello world</p>"
+    forum, _ = bench.load_pages(tmp_path, "dev", types=["forum"])
+    assert [p.file_id for p in forum] == ["0002"]
+    first, _ = bench.load_pages(tmp_path, "dev", limit=1)
+    assert [p.file_id for p in first] == ["0001"]
+
+
+def test_named_failure_is_empty_output_and_other_errors_are_crashes(tmp_path: Path) -> None:
+    _write_dataset(tmp_path)
+    pages, _ = bench.load_pages(tmp_path, "dev")
+
+    def failing(raw: bytes, url: str | None) -> str:
+        raise _NamedFailure("nothing here")
+
+    def crashing(raw: bytes, url: str | None) -> str:
+        if b"boom" in raw:
+            raise ValueError("bad page")
+        return raw.decode()
+
+    systems = [
+        bench.System("failing", failing, (_NamedFailure,)),
+        bench.System("crashing", crashing, (_NamedFailure,)),
+    ]
+    results = bench.run_benchmark(pages, systems, progress=None)
+    assert [r.error for r in results["failing"]] == ["EXTRACT_FAILED", "EXTRACT_FAILED"]
+    assert [r.crash for r in results["failing"]] == [None, None]
+    assert [r.f1 for r in results["failing"]] == [0.0, 0.0]
+    # the echoed "<p>hello world</p>" has tokens p hello world p against "hello world"
+    assert results["crashing"][0].precision == pytest.approx(2 / 4)
+    assert results["crashing"][0].f1 == pytest.approx(2 / 3)
+    assert results["crashing"][1].crash == "ValueError: bad page"
+    summary = bench.summarise("crashing", results["crashing"])
+    assert (summary.crashes, summary.failures) == (1, 0)
+
+
+def test_per_type_table_has_a_row_per_type_and_all(tmp_path: Path) -> None:
+    _write_dataset(tmp_path)
+    pages, _ = bench.load_pages(tmp_path, "dev")
+    system = bench.System("echo", lambda raw, url: "hello world")
+    results = bench.run_benchmark(pages, [system], progress=None)
+    headers, rows = bench.per_type_table(pages, results)
+    assert headers == ["type", "pages", "echo F1", "P", "R"]
+    assert [row[:3] for row in rows] == [
+        ["article", "1", "1.000"],
+        ["forum", "1", "0.000"],
+        ["all", "2", "0.500"],
+    ]
+
+
+def test_resolve_data_dir_prefers_explicit_then_cwd(tmp_path: Path, monkeypatch) -> None:
+    data = tmp_path / "shared" / "data" / "wcxb"
+    data.mkdir(parents=True)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    monkeypatch.chdir(repo)
+    assert bench.resolve_data_dir() == data.resolve()
+    assert bench.resolve_data_dir(str(data)) == data.resolve()
+    with pytest.raises(FileNotFoundError):
+        bench.resolve_data_dir(tmp_path / "missing")
+
+
+# --------------------------------------------------------------------------- end to end
+
+
+needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="WCXB data not present")
+needs_unchrome = pytest.mark.skipif(
+    not _unchrome_extract_importable(), reason="unchrome.extract not importable yet"
+)
+
+
+@needs_data
+@needs_unchrome
+def test_main_runs_end_to_end(monkeypatch) -> None:
+    monkeypatch.chdir(REPO)  # the default data location is resolved from the cwd first
+    assert bench.main(["--limit", "5"]) == 0
+
+
+@needs_data
+@needs_unchrome
+def test_main_with_every_report_option(tmp_path: Path, capsys) -> None:
+    pytest.importorskip("trafilatura")
+    out = tmp_path / "pages.json"
+    argv = ["--data", str(DATA), "--limit", "3", "--vs", "trafilatura", "--worst", "2"]
+    assert bench.main([*argv, "--markdown", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "time ratio (trafilatura median / unchrome median)" in printed
+    header = "| type | pages | unchrome F1 | unchrome P | unchrome R | trafilatura F1 |"
+    assert header in printed
+    payload = json.loads(out.read_text(encoding="utf-8"))
+    assert len(payload["pages"]) == 3
+    assert {"unchrome", "trafilatura"} <= set(payload["pages"][0])
