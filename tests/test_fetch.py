@@ -10,9 +10,13 @@ from __future__ import annotations
 import asyncio
 import gzip
 import ipaddress
+import shutil
+import ssl
+import subprocess
 import time
 import zlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpcore
@@ -558,3 +562,46 @@ def test_aread_matches_read(public: LocalServer) -> None:
     public.routes["/story"] = page(ARTICLE)
     result = asyncio.run(aread(public.url("/story"), fetch_config=cfg(public)))
     assert result.title == "A story" and "paragraph of the story" in result.markdown
+
+
+# ------------------------------------------------------------------------------- TLS
+
+
+@pytest.fixture(scope="module")
+def cert(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A self-signed certificate for secure.test, made with the openssl tool."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl tool not available")
+    folder = tmp_path_factory.mktemp("tls")
+    key, crt = folder / "key.pem", folder / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-keyout", str(key), "-out", str(crt), "-days", "2", "-subj", "/CN=secure.test",
+         "-addext", "subjectAltName=DNS:secure.test"],
+        check=True, capture_output=True, timeout=30,
+    )  # fmt: skip
+    return crt, key
+
+
+@pytest.fixture
+def tls_server(cert: tuple[Path, Path]) -> Iterator[LocalServer]:
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(*cert)
+    with LocalServer("127.0.0.1", tls=ctx) as server:
+        server.routes["/"] = page(ARTICLE)
+        yield server
+
+
+def test_tls_uses_the_host_name_while_connecting_to_the_checked_address(
+    tls_server: LocalServer, cert: tuple[Path, Path]
+) -> None:
+    trust = ssl.create_default_context(cafile=str(cert[0]))
+    resolver = names({"secure.test": ["127.0.0.1"], "other.test": ["127.0.0.1"]})
+    conf = cfg(tls_server, resolver=resolver, ssl_context=trust)
+    got = fetch(f"https://secure.test:{tls_server.port}/", conf)
+    assert got.status == 200 and tls_server.sni == ["secure.test"]
+    assert tls_server.requests == [("/", f"secure.test:{tls_server.port}")]
+    # Same address, other name: the certificate does not match that name -> refused.
+    with pytest.raises(UpstreamError):
+        fetch(f"https://other.test:{tls_server.port}/", conf)
+    assert len(tls_server.requests) == 1

@@ -20,6 +20,7 @@ from __future__ import annotations
 import concurrent.futures
 import ipaddress
 import re
+import ssl
 import time
 import zlib
 from collections.abc import AsyncIterator, Iterable, Iterator
@@ -84,6 +85,9 @@ class FetchConfig:
     max_decompressed: int = 8 * MiB
     max_encodings: int = 2  # "gzip, gzip" is fine; three stacked codings are an attack
     user_agent: str = _USER_AGENT
+    # Custom trust (a corporate CA, or a test CA); None: the certifi bundle. Certificates
+    # are always verified against the URL's host name, never against the address.
+    ssl_context: ssl.SSLContext | None = field(default=None, compare=False, repr=False)
     allowed_networks: tuple[IPNetwork, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -109,6 +113,8 @@ class FetchConfig:
             r"[\x20-\x7e]+", self.user_agent
         ):
             raise InvalidInput("FetchConfig.user_agent must be printable ASCII")
+        if self.ssl_context is not None and not isinstance(self.ssl_context, ssl.SSLContext):
+            raise InvalidInput("FetchConfig.ssl_context must be an ssl.SSLContext")
         if self.resolver is not None and not callable(self.resolver):
             raise InvalidInput("FetchConfig.resolver must be callable(host, port)")
 
@@ -401,7 +407,7 @@ class GuardedTransport(httpx.BaseTransport):
 
     def __init__(self, fc: FetchConfig, deadline: _Deadline) -> None:
         self._pool = httpcore.ConnectionPool(
-            ssl_context=httpx.create_ssl_context(trust_env=False),
+            ssl_context=fc.ssl_context or httpx.create_ssl_context(trust_env=False),
             network_backend=_GuardedBackend(fc, deadline),
             retries=0,
         )
@@ -425,7 +431,7 @@ class GuardedTransport(httpx.BaseTransport):
 class AsyncGuardedTransport(httpx.AsyncBaseTransport):
     def __init__(self, fc: FetchConfig, deadline: _Deadline) -> None:
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=httpx.create_ssl_context(trust_env=False),
+            ssl_context=fc.ssl_context or httpx.create_ssl_context(trust_env=False),
             network_backend=_AsyncGuardedBackend(fc, deadline),
             retries=0,
         )

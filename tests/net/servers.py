@@ -9,6 +9,7 @@ reached. Lifetimes are bounded: the server thread is stopped in ``close()``.
 from __future__ import annotations
 
 import contextlib
+import ssl
 import threading
 import time
 from collections.abc import Callable
@@ -46,17 +47,24 @@ class LocalServer:
         def handle_error(self, request: object, client_address: object) -> None:
             pass  # clients that hang up on purpose (refused, timed out) are expected
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self, host: str = "127.0.0.1", port: int = 0, tls: ssl.SSLContext | None = None
+    ) -> None:
         self.routes: dict[str, Handler] = {}
         self.requests: list[tuple[str, str]] = []
+        self.sni: list[str | None] = []  # TLS server names the clients sent
         self._httpd = self._Server((host, port), _Quiet)
         self._httpd.owner = self
+        self.scheme = "https" if tls else "http"
+        if tls is not None:
+            tls.sni_callback = lambda sock, name, ctx: self.sni.append(name)  # type: ignore[assignment,misc,return-value]
+            self._httpd.socket = tls.wrap_socket(self._httpd.socket, server_side=True)
         self.host, self.port = self._httpd.server_address[:2]
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
         self._thread.start()
 
     def url(self, path: str = "/", host: str | None = None) -> str:
-        return f"http://{host or self.host}:{self.port}{path}"
+        return f"{self.scheme}://{host or self.host}:{self.port}{path}"
 
     def close(self) -> None:
         self._httpd.shutdown()
