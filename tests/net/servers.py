@@ -60,7 +60,10 @@ class LocalServer:
             tls.sni_callback = lambda sock, name, ctx: self.sni.append(name)  # type: ignore[assignment,misc,return-value]
             self._httpd.socket = tls.wrap_socket(self._httpd.socket, server_side=True)
         self.host, self.port = self._httpd.server_address[:2]
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        # A short poll interval: shutdown() waits up to one interval, per server.
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
         self._thread.start()
 
     def url(self, path: str = "/", host: str | None = None) -> str:
