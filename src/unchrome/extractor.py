@@ -53,6 +53,9 @@ _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 COMMENTS_RETRY_CHARS = 600
 
 
+SIBLING_RATIO = 0.2
+
+
 class _Deadline:
     __slots__ = ("expires",)
 
@@ -268,8 +271,10 @@ class Extractor:
         winner = select.select_body(tallies, cfg.scorer.score if cfg.scorer else None)
         if winner is None:
             return [body]
-        select.prune_link_noise(winner, tallies)
-        return [winner]
+        roots = select.with_siblings(winner, tallies, SIBLING_RATIO)
+        for root in roots:
+            select.prune_link_noise(root, tallies)
+        return roots
 
     def _fallback_roots(self, text: str, json_ld: list[dict[str, Any]]) -> list[LexborNode]:
         # The page tree has lost its scripts to pruning; fallbacks are rare, so parse

@@ -20,7 +20,7 @@ NEVER_CONTENT = frozenset(
     {
         "script", "style", "noscript", "template", "link", "meta", "svg", "canvas",
         "button", "input", "select", "textarea", "option", "optgroup", "datalist",
-        "dialog", "object", "embed", "map", "head", "title",
+        "dialog", "object", "embed", "map", "head", "title", "nav",
     }
 )  # fmt: skip
 _NEVER_CONTENT_SELECTOR = ", ".join(sorted(NEVER_CONTENT))
@@ -40,7 +40,7 @@ _NOISE_WORDS = (
     r"|adsbygoogle|advert\w*|sponsor\w*|promo(?:tion)?s?|dfp\w*|gpt[-_]ad\w*"
     r"|share\w*|sharing|social[-_]?(?:share|links|media|icons|buttons|bar)?\w*"
     r"|sharedaddy|addthis\w*|addtoany|a2a\w*"
-    r"|cookie\w*|consent\w*|gdpr\w*|cmp[-_]\w*"
+    r"|cookie\w*|consent\w*|gdpr\w*"
     r"|newsletter\w*|subscribe\w*|subscription[-_]?(?:box|form|wall)\w*|signup\w*"
     r"|popup\w*|modal\w*|lightbox\w*|overlay"
     r"|disqus\w*|comment[-_]?(?:form|respond|reply[-_]?form)\w*|respond"
@@ -64,11 +64,13 @@ _CONTENT_WORDS = re.compile(
 LAYOUT_WRAPPER_MIN_TEXT = 500
 
 _EXEMPT_TAGS = frozenset({"html", "body", "article", "main"})
+# Landmarks that are navigation by definition.
+_NAV_ROLES = frozenset({"navigation", "banner", "contentinfo", "menubar", "menu", "search"})
 _EXEMPT_ROLES = frozenset({"main", "article"})
 
 # Only elements with one of these attributes can be pruned for what their attributes
 # say; lexbor selects them in C, so the Python check never sees bare elements or text.
-_ATTRIBUTE_SELECTOR = "[class], [id], [style], [hidden], [aria-hidden]"
+_ATTRIBUTE_SELECTOR = "[class], [id], [style], [hidden], [aria-hidden], [role]"
 
 NOT_NOISE, NOISE, NOISE_UNLESS_WRAPPER = 0, 1, 2
 
@@ -95,8 +97,11 @@ def _is_noise(
     style = attrs.get("style")
     if style and _HIDDEN_STYLE.search(style):
         return True
-    if tag in _EXEMPT_TAGS or attrs.get("role") in _EXEMPT_ROLES:
+    role = attrs.get("role")
+    if tag in _EXEMPT_TAGS or role in _EXEMPT_ROLES:
         return False
+    if role in _NAV_ROLES:
+        return True
     names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}"
     if len(names) < 3:
         return False

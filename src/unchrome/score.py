@@ -28,6 +28,11 @@ P_WEIGHT = 0.7
 LINK_PENALTY = 1.2
 
 
+CARD_BLOCKS = frozenset(
+    {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "section", "article"}
+)
+
+
 @dataclass(slots=True)
 class Tally:
     """Character counts of one element's subtree (text nodes under it)."""
@@ -67,7 +72,7 @@ def tally_tree(root: LexborNode) -> dict[int, Tally]:
     root_tally = Tally(root)
     tallies[root.mem_id] = root_tally
     # (node, tally, is_p, is_a) for each open element
-    open_elements: list[tuple[LexborNode, Tally, bool, bool]] = []
+    open_elements: list[tuple[LexborNode, Tally, bool, int]] = []
     in_p = 1 if root.tag == "p" else 0
     in_a = 1 if root.tag == "a" else 0
     current = root_tally
@@ -92,7 +97,14 @@ def tally_tree(root: LexborNode) -> dict[int, Tally]:
                 t = Tally(node)
                 tallies[node.mem_id] = t
                 is_p = tag == "p"
-                is_a = tag == "a"
+                if tag == "a":
+                    is_a = 1
+                elif in_a and tag in CARD_BLOCKS:
+                    # A heading or paragraph wrapped in a link is a card (listing and
+                    # collection pages), not navigation: its text is not link text.
+                    is_a = -in_a
+                else:
+                    is_a = 0
                 in_p += is_p
                 in_a += is_a
                 open_elements.append((node, current, is_p, is_a))

@@ -36,6 +36,8 @@ _WINNER_NOISE = re.compile(
 # or short. Page builders name whole story sections "...-widget-..." or "...-meta".
 NAMED_NOISE_LINK_SHARE = 0.3
 NAMED_NOISE_MAX_CHARS = 300
+# Siblings scoring under this are never merged, however weak the winner is.
+SIBLING_MIN_SCORE = 10.0
 _DROP_IN_WINNER_TAGS = frozenset({"nav", "aside", "menu"})
 
 
@@ -53,6 +55,30 @@ def select_body(
         if value > best_score:
             best, best_score = node, value
     return best
+
+
+def with_siblings(winner: LexborNode, tallies: dict[int, Tally], ratio: float) -> list[LexborNode]:
+    """The winner plus the siblings that score close to it, in document order.
+
+    Landing pages and listings spread their content over sibling sections (hero,
+    features, pricing, FAQ); the single best section loses the rest.
+    """
+    parent = winner.parent
+    top = tallies.get(winner.mem_id)
+    if parent is None or top is None or parent.tag in ("body", "html"):
+        return [winner]
+    threshold = max(SIBLING_MIN_SCORE, ratio * density_score(top))
+    roots: list[LexborNode] = []
+    node = parent.child
+    while node is not None:
+        if node.mem_id == winner.mem_id:
+            roots.append(node)
+        elif node.is_element_node:
+            t = tallies.get(node.mem_id)
+            if t is not None and density_score(t) >= threshold:
+                roots.append(node)
+        node = node.next
+    return roots
 
 
 def prune_link_noise(winner: LexborNode, tallies: dict[int, Tally]) -> int:
