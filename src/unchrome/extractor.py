@@ -54,6 +54,10 @@ COMMENTS_RETRY_CHARS = 600
 
 
 SIBLING_RATIO = 0.2
+# Embedded JSON bodies are looked for below min_body_chars (the design) and also on
+# thin pages, where a longer embedded body replaces the DOM text: app shells such as
+# Discourse show 100-300 characters of chrome around an empty thread.
+THIN_BODY_CHARS = 600
 
 
 class _Deadline:
@@ -162,7 +166,7 @@ class Extractor:
             if len(retry_text) > len(body_text):
                 roots, body_text = retry_roots, retry_text
 
-        if len(body_text) < cfg.min_body_chars:
+        if len(body_text) < max(cfg.min_body_chars, THIN_BODY_CHARS):
             fallback_roots = self._fallback_roots(text, meta.json_ld)
             if fallback_roots:
                 fallback_text = render.render_text(

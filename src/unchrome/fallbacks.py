@@ -129,6 +129,43 @@ def _text_or_html(value: str) -> str:
     return "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
 
 
+def discourse_body(tree: LexborHTMLParser) -> str | None:
+    """HTML of the posts in Discourse's preloaded store (``#data-preloaded``).
+
+    Discourse serves browsers an empty shell and the whole thread as JSON in an
+    attribute: ``{"topic_N": "<json string>"}`` with ``post_stream.posts[].cooked``.
+    Four of the 112 WCXB forum pages are Discourse threads with no posts in the DOM.
+    """
+    node = tree.css_first("#data-preloaded[data-preloaded]")
+    if node is None:
+        return None
+    try:
+        store = json.loads(node.attributes.get("data-preloaded") or "")
+    except ValueError:
+        return None
+    if not isinstance(store, dict):
+        return None
+    for key, value in store.items():
+        if not key.startswith("topic_") or not isinstance(value, str):
+            continue
+        try:
+            topic = json.loads(value)
+        except ValueError:
+            continue
+        posts = (topic.get("post_stream") or {}).get("posts") if isinstance(topic, dict) else None
+        if not isinstance(posts, list):
+            continue
+        parts = []
+        for post in posts:
+            if not isinstance(post, dict) or not isinstance(post.get("cooked"), str):
+                continue
+            author = html.escape(str(post.get("username") or ""))
+            parts.append(f"<article><p>{author}</p><div>{post['cooked']}</div></article>")
+        if parts:
+            return "".join(parts)
+    return None
+
+
 def embedded_body(tree: LexborHTMLParser, json_ld: list[dict[str, Any]]) -> str | None:
     """The first embedded body found, in order of how precisely its format is known."""
     scripts = [
@@ -136,4 +173,9 @@ def embedded_body(tree: LexborHTMLParser, json_ld: list[dict[str, Any]]) -> str 
         for s in tree.css("script:not([src])")
         if "Fusion.globalContent" in (s.text(deep=True) or "")
     ]
-    return arc_xp_body(scripts) or json_ld_body(json_ld) or next_data_body(tree)
+    return (
+        arc_xp_body(scripts)
+        or discourse_body(tree)
+        or json_ld_body(json_ld)
+        or next_data_body(tree)
+    )

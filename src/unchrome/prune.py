@@ -20,7 +20,7 @@ NEVER_CONTENT = frozenset(
     {
         "script", "style", "noscript", "template", "link", "meta", "svg", "canvas",
         "button", "input", "select", "textarea", "option", "optgroup", "datalist",
-        "dialog", "object", "embed", "map", "head", "title", "nav",
+        "dialog", "object", "embed", "map", "head", "title", "nav", "footer",
     }
 )  # fmt: skip
 _NEVER_CONTENT_SELECTOR = ", ".join(sorted(NEVER_CONTENT))
