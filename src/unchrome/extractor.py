@@ -54,6 +54,8 @@ COMMENTS_RETRY_CHARS = 600
 
 
 SIBLING_RATIO = 0.2
+ORPHAN_WINNER_SHARE = 0.25
+ORPHAN_MAX_LINK_SHARE = 0.3
 # Embedded JSON bodies are looked for below min_body_chars (the design) and also on
 # thin pages, where a longer embedded body replaces the DOM text: app shells such as
 # Discourse show 100-300 characters of chrome around an empty thread.
@@ -274,6 +276,16 @@ class Extractor:
         tallies = score.tally_tree(body)
         winner = select.select_body(tallies, cfg.scorer.score if cfg.scorer else None)
         if winner is None:
+            return [body]
+        page = tallies[body.mem_id]
+        won = tallies[winner.mem_id]
+        if (
+            won.chars < ORPHAN_WINNER_SHARE * page.chars
+            and page.a_chars < ORPHAN_MAX_LINK_SHARE * page.chars
+        ):
+            # The text sits outside every candidate (man pages: <pre> blocks straight
+            # under <body>); the best div is a footer. Keep the pruned body instead.
+            select.prune_link_noise(body, tallies)
             return [body]
         roots = select.with_siblings(winner, tallies, SIBLING_RATIO)
         for root in roots:
