@@ -1,0 +1,237 @@
+"""Rendering: Markdown and plain text of the chosen body, as a reader would want them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from selectolax.lexbor import LexborHTMLParser
+
+import unchrome
+from unchrome import Config
+from unchrome.render import render_markdown, render_text
+
+URL = "https://docs.example/guide/page"
+LONG = (
+    "This paragraph is long enough to pass every length filter of the plain-text renderer, "
+    "so it always shows up in the output."
+)
+LONG2 = (
+    "A second paragraph of ordinary prose follows the first one, and it too is long enough "
+    "to be kept by the renderer without question."
+)
+CODE = 'def greet(name):\n    if name:\n        return f"hi {name}"\n    return "hi"'
+
+
+def page(body: str) -> str:
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Guide</title></head>'
+        f"<body><article>{body}</article></body></html>"
+    )
+
+
+def extract(body: str, **config: object) -> unchrome.Result:
+    return unchrome.extract(page(body), url=URL, config=Config(**config) if config else None)
+
+
+def text_of(html: str, min_paragraph_chars: int = 20, include_tables: bool = True) -> str:
+    tree = LexborHTMLParser(f"<html><body>{html}</body></html>")
+    assert tree.body is not None
+    return render_text(
+        [tree.body], min_paragraph_chars=min_paragraph_chars, include_tables=include_tables
+    )
+
+
+def md_table_rows(markdown: str) -> list[list[str]]:
+    rows = []
+    for line in markdown.splitlines():
+        line = line.strip()
+        if line.startswith("|") and line.endswith("|"):
+            rows.append([cell.strip() for cell in line[1:-1].split("|")])
+    return rows
+
+
+# ------------------------------------------------------------------------ markdown
+
+
+def test_markdown_headings_are_atx():
+    md = extract(
+        f"<h1>Getting started</h1><p>{LONG}</p><h2>Install</h2><p>{LONG2}</p><h3>On Linux</h3>"
+    ).markdown
+    lines = md.splitlines()
+    assert "# Getting started" in lines
+    assert "## Install" in lines
+    assert "### On Linux" in lines
+
+
+def test_markdown_lists_ordered_unordered_and_nested():
+    md = extract(
+        f"<p>{LONG}</p><ul><li>apples</li><li>pears<ul><li>conference</li></ul></li></ul>"
+        "<ol><li>wash</li><li>peel</li></ol>"
+    ).markdown
+    lines = md.splitlines()
+    assert re.search(r"^[-*+] apples$", md, re.M)
+    assert re.search(r"^[-*+] pears$", md, re.M)
+    nested = next(line for line in lines if "conference" in line)
+    assert re.match(r"^\s{2,}[-*+] conference$", nested)
+    assert "1. wash" in lines and "2. peel" in lines
+
+
+def test_markdown_emphasis_and_links_are_absolute():
+    md = extract(
+        f"<p>{LONG} Some <strong>bold text</strong>, some <em>slanted text</em> and "
+        '<a href="../api/">the API reference</a> here.</p>'
+    ).markdown
+    assert "**bold text**" in md
+    assert "*slanted text*" in md or "_slanted text_" in md
+    assert "[the API reference](https://docs.example/api/)" in md
+
+
+def test_markdown_images_with_alt_and_absolute_src():
+    md = extract(f'<p>{LONG}</p><img src="img/diagram.png" alt="Architecture diagram">').markdown
+    assert "![Architecture diagram](https://docs.example/guide/img/diagram.png)" in md
+
+
+def test_markdown_fenced_code_keeps_language_and_indentation():
+    md = extract(f'<p>{LONG}</p><pre><code class="language-python">{CODE}</code></pre>').markdown
+    match = re.search(r"^```(\w*)\n(.*?)\n```$", md, re.M | re.S)
+    assert match, md
+    assert match.group(1) == "python"
+    assert match.group(2) == CODE
+
+
+def test_markdown_code_language_from_lang_class_on_pre():
+    md = extract(f'<p>{LONG}</p><pre class="lang-js"><code>let x = 1;</code></pre>').markdown
+    assert "```js\nlet x = 1;\n```" in md
+
+
+def test_markdown_table_with_colspan_expanded():
+    md = extract(
+        f'<p>{LONG}</p><table><tr><th colspan="2">Team</th><th>Points</th></tr>'
+        "<tr><td>Red</td><td>North</td><td>12</td></tr>"
+        "<tr><td>Blue</td><td>South</td><td>9</td></tr></table>"
+    ).markdown
+    rows = md_table_rows(md)
+    assert len(rows) == 4  # header, separator, two data rows
+    header, separator, *data = rows
+    assert all(set(cell) <= set("-: ") and cell for cell in separator)
+    assert len({len(header), len(separator), *map(len, data)}) == 1
+    assert len(header) == 3
+    assert header[0] == "Team" and header[-1] == "Points"
+    assert data == [["Red", "North", "12"], ["Blue", "South", "9"]]
+
+
+def test_table_format_html_keeps_table_markup():
+    body = (
+        f"<p>{LONG}</p><table><tr><th>Name</th><th>Age</th></tr>"
+        "<tr><td>Ada</td><td>36</td></tr></table>"
+    )
+    md = extract(body, table_format="html").markdown
+    assert "<table" in md and "</table>" in md
+    assert "<td>Ada</td>" in md
+    assert not md_table_rows(md)
+    assert "<table" not in extract(body).markdown
+
+
+def test_markdown_blockquote():
+    md = extract(f"<p>{LONG}</p><blockquote><p>{LONG2}</p></blockquote>").markdown
+    assert f"> {LONG2}" in md
+
+
+# ---------------------------------------------------------------------- plain text
+
+
+def test_text_headings_on_their_own_lines_and_blank_lines_between_paragraphs():
+    text = extract(f"<h1>Getting started</h1><p>{LONG}</p><h2>Install</h2><p>{LONG2}</p>").text
+    assert text == f"Getting started\n\n{LONG}\n\nInstall\n\n{LONG2}"
+
+
+def test_text_inline_markup_does_not_break_lines():
+    text = text_of(f"<p>{LONG} With <b>bold</b>, <i>italic</i> and <a href='/x'>a link</a>.</p>")
+    assert text == f"{LONG} With bold, italic and a link."
+
+
+@pytest.mark.parametrize(
+    ("html", "short"),
+    [
+        ("<ul><li>Go</li></ul>", "Go"),
+        ("<ol><li>1</li></ol>", "1"),
+        ("<dl><dt>CPU</dt><dd>4</dd></dl>", "CPU"),
+        ("<dl><dt>CPU</dt><dd>4</dd></dl>", "4"),
+        ("<figure><img src='a.png'><figcaption>Fig. 1</figcaption></figure>", "Fig. 1"),
+    ],
+)
+def test_short_list_items_and_captions_are_kept(html, short):
+    text = text_of(f"<p>{LONG}</p>{html}<p>Too short.</p>", min_paragraph_chars=20)
+    assert short in text.splitlines()
+    assert "Too short." not in text
+
+
+def test_list_items_one_per_line():
+    text = text_of("<ul><li>alpha</li><li>beta</li><li>gamma</li></ul>")
+    assert "alpha\nbeta\ngamma" in text
+
+
+def test_short_paragraph_and_blockquote_filtered_by_character_count():
+    text = text_of(
+        "<p>1234567890</p><blockquote>abcdefghij</blockquote><p>12345678901</p>",
+        min_paragraph_chars=11,
+    )
+    assert text == "12345678901"
+
+
+def test_text_tables_as_pipe_rows_under_caption():
+    text = text_of(
+        f"<p>{LONG}</p><table><caption>Opening hours</caption>"
+        "<tr><th>Day</th><th>Open</th></tr><tr><td>Monday</td><td>9 to 5</td></tr>"
+        "<tr><td>Sunday</td><td>closed</td></tr></table>"
+    )
+    lines = [line for line in text.splitlines() if line]
+    i = lines.index("Opening hours")
+    assert lines[i + 1 : i + 4] == ["Day | Open", "Monday | 9 to 5", "Sunday | closed"]
+
+
+def test_text_tables_dropped_when_disabled():
+    text = text_of(
+        f"<p>{LONG}</p><table><tr><td>Monday</td><td>9 to 5</td></tr></table>",
+        include_tables=False,
+    )
+    assert text == LONG
+
+
+def test_pre_is_verbatim_with_indentation():
+    text = extract(f"<p>{LONG}</p><pre><code>{CODE}</code></pre><p>{LONG2}</p>").text
+    assert f"\n\n{CODE}\n\n" in text
+    assert "\n    if name:\n        return" in text
+
+
+def test_text_contains_no_urls():
+    result = extract(
+        f'<p>{LONG} See <a href="https://other.example/deep/path?q=1">the notes</a> and '
+        '<a href="/rel/link">this page</a>.</p><img src="/img/p.png" alt="photo">'
+        f'<p>{LONG2}</p><a href="mailto:someone@example.org">write to us</a>'
+    )
+    text = result.text
+    assert "the notes" in text and "this page" in text and "write to us" in text
+    assert "http" not in text
+    assert "/rel/link" not in text and "p.png" not in text and "mailto:" not in text
+    assert "https://other.example/deep/path?q=1" in result.markdown
+
+
+def test_br_breaks_lines_in_text():
+    text = text_of("<div>first line of the poem<br>second line of the poem<br>third</div>")
+    assert text == "first line of the poem\nsecond line of the poem\nthird"
+
+
+def test_render_markdown_direct_strips_links_and_images_on_request():
+    html = (
+        f'<p>{LONG} <a href="https://x.example/">linked words</a></p>'
+        '<img src="https://x.example/i.png" alt="alt">'
+    )
+    full = render_markdown(html)
+    assert (
+        "[linked words](https://x.example/)" in full and "![alt](https://x.example/i.png)" in full
+    )
+    bare = render_markdown(html, include_links=False, include_images=False)
+    assert "linked words" in bare
+    assert "https://x.example" not in bare
