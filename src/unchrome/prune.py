@@ -52,7 +52,10 @@ _NOISE = re.compile(rf"(?:^|[^a-z0-9])(?:{_NOISE_WORDS})(?:$|[^a-z0-9])", re.I)
 # Comment sections proper: removed unless Config.include_comments.
 _COMMENTS = re.compile(
     r"(?:^|[^a-z0-9])(?:comments?(?:[-_]?(?:area|section|list|wrap(?:per)?|container|thread))?"
-    r"|commentlist|user[-_]?comments)(?:$|[^a-z0-9])",
+    r"|commentlist|user[-_]?comments"
+    # Customer reviews are the comments of product pages.
+    r"|(?:product|customer|user)?[-_]?reviews(?:[-_]?(?:list|section|container|wrap(?:per)?|area|content))?"
+    r"|review[-_]?(?:list|section|container|wrap(?:per)?|area))(?:$|[^a-z0-9])",
     re.I,
 )
 
