@@ -40,7 +40,6 @@ _NOISE_WORDS = (
     r"|adsbygoogle|advert\w*|sponsor\w*|promo(?:tion)?s?|dfp\w*|gpt[-_]ad\w*"
     r"|share\w*|sharing|social[-_]?(?:share|links|media|icons|buttons|bar)?\w*"
     r"|sharedaddy|addthis\w*|addtoany|a2a\w*"
-    r"|cookie\w*|consent\w*|gdpr\w*"
     r"|newsletter\w*|subscribe\w*|subscription[-_]?(?:box|form|wall)\w*|signup\w*"
     r"|popup\w*|modal\w*|lightbox\w*|overlay"
     r"|disqus\w*|comment[-_]?(?:form|respond|reply[-_]?form)\w*|respond"
@@ -48,6 +47,13 @@ _NOISE_WORDS = (
     r"|sr[-_]only|visually[-_]hidden|print[-_]only"
 )
 _NOISE = re.compile(rf"(?:^|[^a-z0-9])(?:{_NOISE_WORDS})(?:$|[^a-z0-9])", re.I)
+
+# Consent managers: a privacy centre can hold more text than a short story, so these
+# go whatever their size (see WIDGET_MAX_PAGE_SHARE).
+_CONSENT = re.compile(
+    r"(?:^|[^a-z0-9])(?:cookie\w*|consent\w*|gdpr\w*|onetrust\w*|ot[-_]sdk\w*|cmp[-_]?(?:banner|modal|dialog|wrapper))(?:$|[^a-z0-9])",
+    re.I,
+)
 
 # Comment sections proper: removed unless Config.include_comments.
 _COMMENTS = re.compile(
@@ -65,6 +71,7 @@ _CONTENT_WORDS = re.compile(
     r"(?:^|[^a-z])(?:content|article|post|entry|story|main|body|text|page)(?:$|[^a-z])", re.I
 )
 LAYOUT_WRAPPER_MIN_TEXT = 500
+WIDGET_MAX_PAGE_SHARE = 0.4
 
 _EXEMPT_TAGS = frozenset({"html", "body", "article", "main"})
 # Landmarks that are navigation by definition.
@@ -75,7 +82,7 @@ _EXEMPT_ROLES = frozenset({"main", "article"})
 # say; lexbor selects them in C, so the Python check never sees bare elements or text.
 _ATTRIBUTE_SELECTOR = "[class], [id], [style], [hidden], [aria-hidden], [role]"
 
-NOT_NOISE, NOISE, NOISE_UNLESS_WRAPPER = 0, 1, 2
+NOT_NOISE, NOISE, NOISE_UNLESS_WRAPPER, COMMENTS, ALWAYS_NOISE = 0, 1, 2, 3, 4
 
 
 @lru_cache(maxsize=1 << 16)
@@ -83,13 +90,21 @@ def _names_verdict(names: str, include_comments: bool) -> int:
     """What the class and id words say. Cached: a page repeats its class strings
     hundreds of times and sites of one CMS share them, so the regexes (2.7 µs a
     search, the top cost of this stage before the cache) run once per distinct string."""
-    if not (_NOISE.search(names) or (not include_comments and _COMMENTS.search(names))):
-        return NOT_NOISE
-    return NOISE_UNLESS_WRAPPER if _CONTENT_WORDS.search(names) else NOISE
+    if _CONSENT.search(names):
+        return ALWAYS_NOISE
+    if _NOISE.search(names):
+        return NOISE_UNLESS_WRAPPER if _CONTENT_WORDS.search(names) else NOISE
+    if not include_comments and _COMMENTS.search(names):
+        return COMMENTS
+    return NOT_NOISE
 
 
 def _is_noise(
-    node: LexborNode, tag: str, attrs: dict[str, str | None], include_comments: bool
+    node: LexborNode,
+    tag: str,
+    attrs: dict[str, str | None],
+    include_comments: bool,
+    widget_max_chars: float,
 ) -> bool:
     if "hidden" in attrs:
         # React streaming SSR parks resolved Suspense content in <div hidden id="S:0">
@@ -109,9 +124,18 @@ def _is_noise(
     if len(names) < 3:
         return False
     verdict = _names_verdict(names, include_comments)
-    if verdict == NOISE_UNLESS_WRAPPER:
-        return len(node.text(deep=True, strip=True)) < LAYOUT_WRAPPER_MIN_TEXT
-    return verdict == NOISE
+    if verdict == NOT_NOISE:
+        return False
+    if verdict in (COMMENTS, ALWAYS_NOISE):
+        # A comment thread or a consent centre may outweigh the story: size says nothing.
+        return True
+    size = len(node.text(deep=True, strip=True))
+    if verdict == NOISE_UNLESS_WRAPPER and size >= LAYOUT_WRAPPER_MIN_TEXT:
+        return False
+    # No widget holds most of a page's text: an element that does is a wrapper with an
+    # unlucky name (id="overlay-section") or swallowed the story through unclosed
+    # markup (a share-button div left open around the article).
+    return size <= widget_max_chars
 
 
 def prune_page(
@@ -132,11 +156,12 @@ def prune_page(
     removed += _decompose_all(
         [f for f in body.css("form") if len(f.text(deep=True, strip=True)) < FORM_MAX_TEXT]
     )
+    widget_max_chars = WIDGET_MAX_PAGE_SHARE * len(body.text(deep=True, strip=True))
     removed += _decompose_all(
         [
             node
             for node in body.css(_ATTRIBUTE_SELECTOR)
-            if _is_noise(node, node.tag or "", node.attributes, include_comments)
+            if _is_noise(node, node.tag or "", node.attributes, include_comments, widget_max_chars)
         ]
     )
     if should_remove is not None:
