@@ -106,15 +106,17 @@ def _is_noise(
     include_comments: bool,
     widget_max_chars: float,
 ) -> bool:
-    if "hidden" in attrs:
-        # React streaming SSR parks resolved Suspense content in <div hidden id="S:0">
-        # and moves it into place with a script: that div is the page's body.
-        return not _REACT_SEGMENT.match(attrs.get("id") or "")
-    if attrs.get("aria-hidden") == "true":
-        return True
-    style = attrs.get("style")
-    if style and _HIDDEN_STYLE.search(style):
-        return True
+    if (
+        "hidden" in attrs
+        or attrs.get("aria-hidden") == "true"
+        or _HIDDEN_STYLE.search(attrs.get("style") or "")
+    ):
+        # Hidden, unless it holds most of the page: scripts reveal such wrappers
+        # (a product page inside style="display: none" until its bundle runs; React
+        # streaming SSR parks the resolved body in <div hidden id="S:0">).
+        if _REACT_SEGMENT.match(attrs.get("id") or ""):
+            return False
+        return len(node.text(deep=True, strip=True)) <= widget_max_chars
     role = attrs.get("role")
     if tag in _EXEMPT_TAGS or role in _EXEMPT_ROLES:
         return False
