@@ -1,8 +1,11 @@
 """unchrome: turn any web page into its main content.
 
-    >>> import unchrome
-    >>> result = unchrome.extract(html_bytes, url="https://example.com/story")
-    >>> result.markdown, result.title, result.date
+    import unchrome
+
+    result = unchrome.extract(html_bytes, url="https://example.com/story")
+    result.markdown, result.title, result.date
+
+    result = unchrome.read("https://example.com/story")  # fetched safely
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from .errors import (
     UpstreamTimeout,
 )
 from .extractor import Extractor, extract, extract_file, extract_text
+from .fetch import FetchConfig, aread, read  # after .extractor: fetch imports it lazily
 from .result import Media, Result
 
 __version__ = "0.1.0"
@@ -33,6 +37,7 @@ __all__ = [
     "ExtractFailed",
     "ExtractTimeout",
     "Extractor",
+    "FetchConfig",
     "FileAccessError",
     "ForbiddenAddress",
     "InvalidInput",
@@ -46,7 +51,9 @@ __all__ = [
     "UpstreamError",
     "UpstreamTimeout",
     "__version__",
+    "aread",
     "extract",
     "extract_file",
     "extract_text",
+    "read",
 ]

@@ -63,7 +63,9 @@ class Config:
         if self.timeout is not None and (
             not isinstance(self.timeout, int | float) or self.timeout <= 0
         ):
-            raise InvalidInput(f"Config.timeout must be a positive number or None, got {self.timeout!r}")
+            raise InvalidInput(
+                f"Config.timeout must be a positive number or None, got {self.timeout!r}"
+            )
         if self.table_format not in ("markdown", "html"):
             raise InvalidInput(
                 f"Config.table_format must be 'markdown' or 'html', got {self.table_format!r}"
