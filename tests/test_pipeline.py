@@ -522,6 +522,11 @@ def test_extractor_reuse_gives_the_same_result():
             "Attention Required! | Cloudflare",
             "<h1>Sorry, you have been blocked</h1><p>Cloudflare Ray ID: 7d1f2e3a4b5c6d7e</p>",
         ),
+        (
+            "example.com",
+            "<h1>Checking your browser before accessing example.com</h1>"
+            "<p>This process is automatic. Your browser will redirect shortly.</p>",
+        ),
     ],
 )
 def test_bot_wall_raises_blocked_by_site(title, body):
