@@ -428,11 +428,6 @@ def test_custom_scorer_changes_the_winner():
     assert STORY[0] not in result.text
 
 
-@pytest.mark.xfail(
-    reason="Extractor._choose_roots' orphan-winner rule (winner < ORPHAN_WINNER_SHARE of the "
-    "page) replaces the custom scorer's choice by the whole body",
-    strict=True,
-)
 def test_custom_scorer_choice_of_a_small_element_is_kept():
     result = unchrome.extract(_two_part_page(), config=Config(scorer=PreferClass("aside-box")))
     assert SIDE in result.text
@@ -551,12 +546,7 @@ def test_article_about_cloudflare_is_not_a_bot_wall():
         "<div class='box'><p>삭제된 게시물입니다.</p></div>",
         "<div class='box'><div>삭제된 게시물입니다.</div><a href='/board'>목록으로</a></div>",
         pytest.param(
-            "<div class='box'><p>삭제된 게시물입니다.</p><a href='/board'>목록으로</a></div>",
-            marks=pytest.mark.xfail(
-                reason="the short <p> notice is dropped by min_paragraph_chars before "
-                "classify_block sees the text; only the link text '목록으로' is classified",
-                strict=True,
-            ),
+            "<div class='box'><p>삭제된 게시물입니다.</p><a href='/board'>목록으로</a></div>"
         ),
     ],
 )
@@ -600,11 +590,6 @@ def test_sanitized_html_has_no_active_content_and_absolute_urls():
     assert all(m.url.startswith("https://") for m in result.images + result.links)
 
 
-@pytest.mark.xfail(
-    reason="classify_block sees body_text after min_paragraph_chars dropped the short <p> "
-    "notice; only 'Home' is left to classify",
-    strict=True,
-)
 def test_short_not_found_notice_next_to_a_link_raises_page_not_found():
     body = "<div><p>Page not found.</p><a href='/'>Home</a></div>"
     with pytest.raises(PageNotFound):

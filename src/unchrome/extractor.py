@@ -7,6 +7,7 @@ input caps and the processing deadline.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -24,7 +25,7 @@ from .errors import (
     UnchromeError,
     UnsupportedContent,
 )
-from .parse import LexborHTMLParser, LexborNode, parse
+from .parse import LexborHTMLParser, LexborNode, flatten, guard_markup, parse
 from .result import Result
 
 # Magic numbers of formats that are surely not HTML: answering them with a clear
@@ -142,12 +143,16 @@ class Extractor:
             text, encoding = decoded.text, decoded.encoding
         else:
             text, encoding = data.replace("\x00", ""), None
-        head = text[:256].lstrip()
-        if head[:1] in ("{", "[") and "<" not in head[:64]:
+        if text.lstrip()[:1] in ("{", "[") and _is_json(text):
+            # An API response (WordPress's {"content": {"rendered": "<p>..."}}) is
+            # data, not a page, even when its strings hold HTML.
             raise UnsupportedContent("the input is JSON, not HTML")
         deadline.check("decode")
 
-        tree = parse(text, max_depth=cfg.max_depth)
+        # The scoring walk guards depth itself; other paths need the guard walk.
+        scoring = cfg.extract_article and not cfg.include_selector
+        text = guard_markup(text)  # once: the retry and the fallbacks parse it again
+        tree = parse(text, max_depth=None if scoring else cfg.max_depth)
         deadline.check("parse")
         meta = metadata.extract_metadata(tree, url)
         kind = classify.detect_kind(meta.og_type, tree)
@@ -161,7 +166,7 @@ class Extractor:
             # Forums and Q&A pages keep their posts in elements named "comment": when
             # the page without its comment sections has little left, or says it is a
             # discussion, the comments are the content. Parse again to get them back.
-            tree = parse(text, max_depth=cfg.max_depth)
+            tree = parse(text, max_depth=None if scoring else cfg.max_depth)
             retry_roots, retry_text = self._main_content(
                 tree, text, meta.json_ld, deadline, include_comments=True
             )
@@ -188,7 +193,13 @@ class Extractor:
             body_text = meta.description
         deadline.check("fallbacks")
 
-        classify.classify_block(meta.title, body_text or _page_text(tree))
+        # Classify on the unfiltered text: a "deleted post" notice is often shorter than
+        # min_paragraph_chars and vanishes from body_text, leaving only a "back" link.
+        if len(body_text) <= classify.BOT_WALL_MAX_CHARS:
+            screen_text = " ".join(r.text(deep=True, separator=" ") for r in roots).split()
+            classify.classify_block(meta.title, " ".join(screen_text) or _page_text(tree))
+        else:
+            classify.classify_block(meta.title, body_text)
 
         has_body = bool(body_text.strip())
         if not has_body and not meta.title:
@@ -273,10 +284,16 @@ class Extractor:
             return _outermost(tree.css(cfg.include_selector))
         if not cfg.extract_article:
             return [body]
-        tallies = score.tally_tree(body)
+        too_deep: list[LexborNode] = []
+        tallies = score.tally_tree(body, max_depth=cfg.max_depth, too_deep=too_deep)
+        flatten(too_deep)
         winner = select.select_body(tallies, cfg.scorer.score if cfg.scorer else None)
         if winner is None:
             return [body]
+        if cfg.scorer is not None:
+            # The caller's scorer chose: no merging or overriding by our own score.
+            select.prune_link_noise(winner, tallies)
+            return [winner]
         page = tallies[body.mem_id]
         won = tallies[winner.mem_id]
         if (
@@ -295,7 +312,7 @@ class Extractor:
     def _fallback_roots(self, text: str, json_ld: list[dict[str, Any]]) -> list[LexborNode]:
         # The page tree has lost its scripts to pruning; fallbacks are rare, so parse
         # the page again rather than copy every script up front.
-        tree = LexborHTMLParser(text)
+        tree = parse(text, max_depth=None)
         body_html = fallbacks.embedded_body(tree, json_ld)
         if not body_html:
             return []
@@ -384,6 +401,14 @@ def _is_discussion(json_ld: list[dict[str, Any]]) -> bool:
         if any(isinstance(k, str) and k in _DISCUSSION_TYPES for k in kinds):
             return True
     return False
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _page_text(tree: LexborHTMLParser) -> str:

@@ -8,16 +8,83 @@ HTML parser does not. It also parses a 100,000-deep document without recursing.
 
 from __future__ import annotations
 
+import re
+
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-__all__ = ["LexborHTMLParser", "LexborNode", "flatten_deep_nodes", "parse"]
+__all__ = [
+    "LexborHTMLParser",
+    "LexborNode",
+    "flatten",
+    "flatten_deep_nodes",
+    "guard_markup",
+    "parse",
+]
 
 
-def parse(text: str, *, max_depth: int) -> LexborHTMLParser:
-    """Parse ``text`` and flatten every element nested deeper than ``max_depth``."""
-    tree = LexborHTMLParser(text)
-    flatten_deep_nodes(tree, max_depth)
+def parse(text: str, *, max_depth: int | None) -> LexborHTMLParser:
+    """Parse ``text`` and flatten every element nested deeper than ``max_depth``.
+
+    ``max_depth=None`` leaves the guard to the caller: the scoring walk
+    (score.tally_tree) checks depth on its way and saves this separate walk.
+    """
+    tree = LexborHTMLParser(guard_markup(text))
+    if max_depth is not None:
+        flatten_deep_nodes(tree, max_depth)
     return tree
+
+
+# Lexbor's tree builder scans the stack of open elements for every block start tag,
+# so its time grows with the square of the nesting: 100,000 nested <div> took 15 s
+# to parse (10,000: 0.15 s). Nesting cannot exceed the number of tags, so a document
+# with fewer than TAG_COUNT_GUARD '<' parses in well under a second whatever its
+# shape; only larger ones (2 of the 1,497 WCXB dev pages, whose maximum is 21,646)
+# pay for the Python pass that caps the nesting first (about 10 ms for them).
+TAG_COUNT_GUARD = 16_384
+MARKUP_DEPTH_CAP = 1024
+_VOID = "area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr"
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)\b[^<>]*?(/?)>")
+_VOID_TAGS = frozenset(_VOID.split("|"))
+
+
+def guard_markup(text: str) -> str:
+    """``text`` with its nesting capped when it has enough tags to be dangerous.
+
+    Idempotent and cheap on ordinary pages (one str.count), so callers that parse the
+    same text twice can run it once and parse the result.
+    """
+    if text.count("<") > TAG_COUNT_GUARD:
+        return cap_tag_depth(text, MARKUP_DEPTH_CAP)
+    return text
+
+
+def cap_tag_depth(text: str, cap: int) -> str:
+    """Drop start and end tags nested deeper than ``cap``, keeping their text."""
+    out: list[str] = []
+    depth = 0
+    last = 0
+    for match in _TAG.finditer(text):
+        closing, name, self_closing = match.group(1), match.group(2).lower(), match.group(3)
+        if name in _VOID_TAGS or self_closing:
+            continue
+        if closing:
+            drop = depth > cap
+            depth = max(0, depth - 1)
+        else:
+            depth += 1
+            drop = depth > cap
+        if drop:
+            out.append(text[last : match.start()])
+            out.append(" ")
+            last = match.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def flatten(nodes: list[LexborNode]) -> None:
+    """Replace each node by its text (lexbor's text() walks iteratively)."""
+    for deep in nodes:
+        deep.replace_with(deep.text(deep=True, separator=" "))
 
 
 def flatten_deep_nodes(tree: LexborHTMLParser, max_depth: int) -> int:
@@ -48,7 +115,5 @@ def flatten_deep_nodes(tree: LexborHTMLParser, max_depth: int) -> int:
                 node = sibling
                 break
             node = stack.pop() if stack else None
-    for deep in too_deep:
-        # lexbor's text() walks iteratively, so this is safe at any depth.
-        deep.replace_with(deep.text(deep=True, separator=" "))
+    flatten(too_deep)
     return len(too_deep)

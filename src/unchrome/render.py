@@ -32,7 +32,9 @@ _LENGTH_FILTERED = frozenset({"p", "blockquote"})
 # Items of a list read one per line; other blocks are separated by a blank line.
 _LINE_ITEMS = frozenset({"li", "dt", "dd", "tr"})
 
-_WS = re.compile(r"\s+")
+# Line-break marker inside a block's buffer. NUL never reaches here: decode() and
+# extract() strip it from the input.
+_BR = "\x00"
 
 # Attributes that survive sanitizing; everything else (event handlers, styles, data-*)
 # goes, which also keeps the Markdown converter's input small.
@@ -48,10 +50,6 @@ _UNSAFE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data(?!:image/)):", re.
 _VIDEO_EMBED = re.compile(r"/(?:embed|player|video)s?/|[?&]v=|\.(?:mp4|webm|m3u8)(?:$|\?)", re.I)
 
 
-def _collapse(text: str) -> str:
-    return _WS.sub(" ", text)
-
-
 def render_text(
     roots: list[LexborNode], *, min_paragraph_chars: int, include_tables: bool = True
 ) -> str:
@@ -64,7 +62,7 @@ def render_text(
             return
         raw = "".join(buf)
         buf.clear()
-        lines = [" ".join(part.split()) for part in raw.split("\n")]
+        lines = [" ".join(part.split()) for part in raw.split(_BR)]
         text = "\n".join(line for line in lines if line)
         if not text:
             return
@@ -80,9 +78,11 @@ def render_text(
             tag = node.tag or ""
             entered = False
             if tag == "-text":
-                buf.append(_collapse(node.text_content))
+                # Whitespace is collapsed once per block in flush(); a regex per text
+                # node was the top cost of this walk.
+                buf.append(node.text_content)
             elif tag == "br":
-                buf.append("\n")
+                buf.append(_BR)
             elif tag == "pre":
                 flush(kind)
                 text = node.text(deep=True).strip("\n")
