@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -207,16 +208,6 @@ class Extractor:
 
         media = render.sanitize(roots, base_url) if has_body else render.MediaLists()
         html = "".join(r.html or "" for r in roots) if has_body else ""
-        markdown = (
-            render.render_markdown(
-                html,
-                table_format=cfg.table_format,
-                include_images=cfg.include_images,
-                include_links=cfg.include_links,
-            )
-            if has_body
-            else ""
-        )
         deadline.check("render")
         words, minutes = render.count_words(body_text)
         return Result(
@@ -230,7 +221,6 @@ class Extractor:
             image=meta.image,
             canonical_url=meta.canonical_url,
             kind=kind,
-            markdown=markdown,
             text=body_text,
             html=html,
             has_body=has_body,
@@ -243,6 +233,12 @@ class Extractor:
             processing_time=time.perf_counter() - started,
             truncated=truncated,
             encoding=encoding,
+            _render_markdown=partial(
+                render.render_markdown,
+                table_format=cfg.table_format,
+                include_images=cfg.include_images,
+                include_links=cfg.include_links,
+            ),
         )
 
     def _main_content(
