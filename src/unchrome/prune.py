@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
 
 from .parse import LexborHTMLParser, LexborNode
 
@@ -78,55 +77,69 @@ _EXEMPT_TAGS = frozenset({"html", "body", "article", "main"})
 _NAV_ROLES = frozenset({"navigation", "banner", "contentinfo", "menubar", "menu", "search"})
 _EXEMPT_ROLES = frozenset({"main", "article"})
 
-# Only elements with one of these attributes can be pruned for what their attributes
-# say; lexbor selects them in C, so the Python check never sees bare elements or text.
-_ATTRIBUTE_SELECTOR = "[class], [id], [style], [hidden], [aria-hidden], [role]"
-
 NOT_NOISE, NOISE, NOISE_UNLESS_WRAPPER, COMMENTS, ALWAYS_NOISE = 0, 1, 2, 3, 4
 
 
-@lru_cache(maxsize=1 << 16)
+_VERDICTS: dict[tuple[str, bool], int] = {}
+_VERDICT_CACHE_MAX = 1 << 16
+
+
 def _names_verdict(names: str, include_comments: bool) -> int:
     """What the class and id words say. Cached: a page repeats its class strings
     hundreds of times and sites of one CMS share them, so the regexes (2.7 µs a
-    search, the top cost of this stage before the cache) run once per distinct string."""
+    search, the top cost of this stage before the cache) run once per distinct string.
+    A plain dict beats functools.lru_cache here: this is called for most elements."""
+    key = (names, include_comments)
+    verdict = _VERDICTS.get(key)
+    if verdict is not None:
+        return verdict
     if _CONSENT.search(names):
-        return ALWAYS_NOISE
-    if _NOISE.search(names):
-        return NOISE_UNLESS_WRAPPER if _CONTENT_WORDS.search(names) else NOISE
-    if not include_comments and _COMMENTS.search(names):
-        return COMMENTS
-    return NOT_NOISE
+        verdict = ALWAYS_NOISE
+    elif _NOISE.search(names):
+        verdict = NOISE_UNLESS_WRAPPER if _CONTENT_WORDS.search(names) else NOISE
+    elif not include_comments and _COMMENTS.search(names):
+        verdict = COMMENTS
+    else:
+        verdict = NOT_NOISE
+    if len(_VERDICTS) >= _VERDICT_CACHE_MAX:
+        _VERDICTS.clear()
+    _VERDICTS[key] = verdict
+    return verdict
 
 
-def _is_noise(
-    node: LexborNode,
-    tag: str,
-    attrs: dict[str, str | None],
-    include_comments: bool,
-    widget_max_chars: float,
-) -> bool:
-    if (
+# Candidates for the hidden check, selected in C; the style test is confirmed in Python.
+_HIDDEN_SELECTOR = '[hidden], [aria-hidden="true"], [style*="none" i], [style*="hidden" i]'
+
+
+def _is_hidden(node: LexborNode, widget_max_chars: float) -> bool:
+    attrs = node.attributes
+    if not (
         "hidden" in attrs
         or attrs.get("aria-hidden") == "true"
         or _HIDDEN_STYLE.search(attrs.get("style") or "")
     ):
-        # Hidden, unless it holds most of the page: scripts reveal such wrappers
-        # (a product page inside style="display: none" until its bundle runs; React
-        # streaming SSR parks the resolved body in <div hidden id="S:0">).
-        if _REACT_SEGMENT.match(attrs.get("id") or ""):
-            return False
-        return len(node.text(deep=True, strip=True)) <= widget_max_chars
-    role = attrs.get("role")
-    if tag in _EXEMPT_TAGS or role in _EXEMPT_ROLES:
         return False
-    if role in _NAV_ROLES:
-        return True
+    # Hidden, unless it holds most of the page: scripts reveal such wrappers (a
+    # product page inside style="display: none" until its bundle runs; React
+    # streaming SSR parks the resolved body in <div hidden id="S:0">).
+    if _REACT_SEGMENT.match(attrs.get("id") or ""):
+        return False
+    return len(node.text(deep=True, strip=True)) <= widget_max_chars
+
+
+def _is_nav_landmark(node: LexborNode) -> bool:
+    return node.tag not in _EXEMPT_TAGS and node.attributes.get("role") in _NAV_ROLES
+
+
+def _is_named_noise(node: LexborNode, include_comments: bool, widget_max_chars: float) -> bool:
+    attrs = node.attributes
     names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}"
     if len(names) < 3:
         return False
     verdict = _names_verdict(names, include_comments)
     if verdict == NOT_NOISE:
+        return False
+    if node.tag in _EXEMPT_TAGS or attrs.get("role") in _EXEMPT_ROLES:
         return False
     if verdict in (COMMENTS, ALWAYS_NOISE):
         # A comment thread or a consent centre may outweigh the story: size says nothing.
@@ -147,7 +160,11 @@ def prune_page(
     exclude_selector: str | None = None,
     should_remove: Callable[[LexborNode], bool] | None = None,
 ) -> int:
-    """Remove never-content elements from the whole document; return how many."""
+    """Remove never-content elements from the whole document; return how many.
+
+    Each pass queries the tree afresh after the previous one decomposed its matches:
+    a node list taken before a decompose may point into freed subtrees.
+    """
     body = tree.body
     if body is None:
         return 0
@@ -160,10 +177,14 @@ def prune_page(
     )
     widget_max_chars = WIDGET_MAX_PAGE_SHARE * len(body.text(deep=True, strip=True))
     removed += _decompose_all(
+        [n for n in body.css(_HIDDEN_SELECTOR) if _is_hidden(n, widget_max_chars)]
+    )
+    removed += _decompose_all([n for n in body.css("[role]") if _is_nav_landmark(n)])
+    removed += _decompose_all(
         [
-            node
-            for node in body.css(_ATTRIBUTE_SELECTOR)
-            if _is_noise(node, node.tag or "", node.attributes, include_comments, widget_max_chars)
+            n
+            for n in body.css("[class], [id]")
+            if _is_named_noise(n, include_comments, widget_max_chars)
         ]
     )
     if should_remove is not None:
