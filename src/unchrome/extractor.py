@@ -100,7 +100,8 @@ class Extractor:
                 data.encode("utf-8", "surrogatepass")[:cap].decode("utf-8", "ignore"),
                 True,
             )
-        if not data.strip():
+        # isspace() scans without copying; strip() copied up to 4 MiB on every call.
+        if not data or data.isspace():
             raise InvalidInput("the input is empty")
         if content_type:
             mime = content_type.split(";", 1)[0].strip().lower()
@@ -144,7 +145,7 @@ class Extractor:
             text, encoding = decoded.text, decoded.encoding
         else:
             text, encoding = data.replace("\x00", ""), None
-        if text.lstrip()[:1] in ("{", "[") and _is_json(text):
+        if text[:256].lstrip()[:1] in ("{", "[") and _is_json(text):
             # An API response (WordPress's {"content": {"rendered": "<p>..."}}) is
             # data, not a page, even when its strings hold HTML.
             raise UnsupportedContent("the input is JSON, not HTML")
@@ -153,7 +154,7 @@ class Extractor:
         # The scoring walk guards depth itself; other paths need the guard walk.
         scoring = cfg.extract_article and not cfg.include_selector
         text = guard_markup(text)  # once: the retry and the fallbacks parse it again
-        tree = parse(text, max_depth=None if scoring else cfg.max_depth)
+        tree = parse(text, max_depth=None if scoring else cfg.max_depth, guarded=True)
         deadline.check("parse")
         meta = metadata.extract_metadata(tree, url)
         kind = classify.detect_kind(meta.og_type, tree)
@@ -167,7 +168,7 @@ class Extractor:
             # Forums and Q&A pages keep their posts in elements named "comment": when
             # the page without its comment sections has little left, or says it is a
             # discussion, the comments are the content. Parse again to get them back.
-            tree = parse(text, max_depth=None if scoring else cfg.max_depth)
+            tree = parse(text, max_depth=None if scoring else cfg.max_depth, guarded=True)
             retry_roots, retry_text = self._main_content(
                 tree, text, meta.json_ld, deadline, include_comments=True
             )
@@ -308,7 +309,7 @@ class Extractor:
     def _fallback_roots(self, text: str, json_ld: list[dict[str, Any]]) -> list[LexborNode]:
         # The page tree has lost its scripts to pruning; fallbacks are rare, so parse
         # the page again rather than copy every script up front.
-        tree = parse(text, max_depth=None)
+        tree = parse(text, max_depth=None, guarded=True)
         body_html = fallbacks.embedded_body(tree, json_ld)
         if not body_html:
             return []

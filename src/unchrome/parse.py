@@ -18,17 +18,19 @@ __all__ = [
     "flatten",
     "flatten_deep_nodes",
     "guard_markup",
+    "next_after_subtree",
     "parse",
 ]
 
 
-def parse(text: str, *, max_depth: int | None) -> LexborHTMLParser:
+def parse(text: str, *, max_depth: int | None, guarded: bool = False) -> LexborHTMLParser:
     """Parse ``text`` and flatten every element nested deeper than ``max_depth``.
 
     ``max_depth=None`` leaves the guard to the caller: the scoring walk
     (score.tally_tree) checks depth on its way and saves this separate walk.
+    ``guarded=True`` says the caller already ran ``guard_markup`` on ``text``.
     """
-    tree = LexborHTMLParser(guard_markup(text))
+    tree = LexborHTMLParser(text if guarded else guard_markup(text))
     if max_depth is not None:
         flatten_deep_nodes(tree, max_depth)
     return tree
@@ -87,6 +89,17 @@ def flatten(nodes: list[LexborNode]) -> None:
         deep.replace_with(deep.text(deep=True, separator=" "))
 
 
+def next_after_subtree(node: LexborNode | None, stack: list[LexborNode]) -> LexborNode | None:
+    """The next node of an explicit-stack pre-order walk once ``node``'s subtree is
+    done: its next sibling, or the next sibling of the nearest open ancestor."""
+    while node is not None:
+        sibling = node.next
+        if sibling is not None:
+            return sibling
+        node = stack.pop() if stack else None
+    return None
+
+
 def flatten_deep_nodes(tree: LexborHTMLParser, max_depth: int) -> int:
     """Replace each element at depth ``max_depth`` by its text; return how many.
 
@@ -109,11 +122,6 @@ def flatten_deep_nodes(tree: LexborHTMLParser, max_depth: int) -> int:
                 stack.append(node)
                 node = child
                 continue
-        while node is not None:
-            sibling = node.next
-            if sibling is not None:
-                node = sibling
-                break
-            node = stack.pop() if stack else None
+        node = next_after_subtree(node, stack)
     flatten(too_deep)
     return len(too_deep)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .parse import LexborNode
+from .parse import LexborNode, next_after_subtree
 from .score import CANDIDATE_TAGS, Tally, density_score
 
 # Blocks that are pure navigation inside the chosen body: judged by their link share.
@@ -126,12 +126,7 @@ def prune_link_noise(winner: LexborNode, tallies: dict[int, Tally]) -> int:
                 stack.append(node)
                 node = child
                 continue
-        while node is not None:
-            sibling = node.next
-            if sibling is not None:
-                node = sibling
-                break
-            node = stack.pop() if stack else None
+        node = next_after_subtree(node, stack)
     for gone in doomed:
         gone.decompose()
     return len(doomed)
