@@ -41,6 +41,7 @@ class Tally:
     chars: int = 0
     p_chars: int = 0
     a_chars: int = 0
+    card_chars: int = 0  # text of link-wrapped cards: not link text for scoring
     elements: int = 0  # descendant elements, for text-to-tag density
 
     @property
@@ -79,10 +80,11 @@ def tally_tree(
     tallies: dict[int, Tally] = {}
     root_tally = Tally(root)
     tallies[root.mem_id] = root_tally
-    # (node, tally, is_p, is_a) for each open element
-    open_elements: list[tuple[LexborNode, Tally, bool, int]] = []
+    # (node, tally, is_p, is_a, is_card) for each open element
+    open_elements: list[tuple[LexborNode, Tally, bool, int, bool]] = []
     in_p = 1 if root.tag == "p" else 0
     in_a = 1 if root.tag == "a" else 0
+    in_card = 0
     current = root_tally
     node: LexborNode | None = root.child
     if node is None:
@@ -98,6 +100,8 @@ def tally_tree(
                     current.p_chars += n
                 if in_a:
                     current.a_chars += n
+                elif in_card:
+                    current.card_chars += n
         elif tag is not None and tag[0] != "-":
             child = node.child
             current.elements += 1
@@ -114,17 +118,20 @@ def tally_tree(
                 t = Tally(node)
                 tallies[node.mem_id] = t
                 is_p = tag == "p"
+                is_card = False
                 if tag == "a":
                     is_a = 1
                 elif in_a and tag in CARD_BLOCKS:
                     # A heading or paragraph wrapped in a link is a card (listing and
                     # collection pages), not navigation: its text is not link text.
                     is_a = -in_a
+                    is_card = True
                 else:
                     is_a = 0
                 in_p += is_p
                 in_a += is_a
-                open_elements.append((node, current, is_p, is_a))
+                in_card += is_card
+                open_elements.append((node, current, is_p, is_a, is_card))
                 current = t
                 node = child
                 descended = True
@@ -138,11 +145,13 @@ def tally_tree(
                 break
             if not open_elements:
                 return tallies
-            node, parent, is_p, is_a = open_elements.pop()
+            node, parent, is_p, is_a, is_card = open_elements.pop()
             in_p -= is_p
             in_a -= is_a
+            in_card -= is_card
             parent.chars += current.chars
             parent.p_chars += current.p_chars
             parent.a_chars += current.a_chars
+            parent.card_chars += current.card_chars
             parent.elements += current.elements
             current = parent
