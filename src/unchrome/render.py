@@ -131,12 +131,22 @@ def render_text(
 
     out: list[str] = []
     prev = ""
+    seen: set[str] = set()
     for kind, text in blocks:
+        if len(text) >= DUPLICATE_MIN_CHARS and kind not in ("table", "pre"):
+            # Responsive pages ship the same block twice (desktop and mobile copies,
+            # carousel clones); a reader sees it once.
+            if text in seen:
+                continue
+            seen.add(text)
         if out:
             out.append("\n" if kind in _LINE_ITEMS and prev in _LINE_ITEMS else "\n\n")
         out.append(text)
         prev = kind
     return "".join(out)
+
+
+DUPLICATE_MIN_CHARS = 30
 
 
 def _table_rows(table: LexborNode) -> list[str]:
