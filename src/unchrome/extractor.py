@@ -163,7 +163,8 @@ class Extractor:
 
         roots, body_text = self._main_content(tree, text, meta.json_ld, deadline)
         if not cfg.include_comments and (
-            len(body_text) < COMMENTS_RETRY_CHARS or _is_discussion(meta.json_ld)
+            _is_discussion(meta.json_ld)
+            or (len(body_text) < COMMENTS_RETRY_CHARS and not _is_product(meta))
         ):
             # Forums and Q&A pages keep their posts in elements named "comment": when
             # the page without its comment sections has little left, or says it is a
@@ -406,6 +407,18 @@ def _is_json(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _is_product(meta: metadata.Metadata) -> bool:
+    """A product page: its "comments" are customer reviews, never the content."""
+    if meta.og_type and "product" in meta.og_type.lower():
+        return True
+    return any(_has_type(item, "Product") for item in meta.json_ld)
+
+
+def _has_type(item: dict[str, Any], name: str) -> bool:
+    kind = item.get("@type")
+    return name in kind if isinstance(kind, list) else kind == name
 
 
 def _page_text(tree: LexborHTMLParser) -> str:

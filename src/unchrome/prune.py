@@ -60,7 +60,10 @@ _COMMENTS = re.compile(
     r"|commentlist|user[-_]?comments"
     # Customer reviews are the comments of product pages.
     r"|(?:product|customer|user)?[-_]?reviews(?:[-_]?(?:list|section|container|wrap(?:per)?|area|content))?"
-    r"|review[-_]?(?:list|section|container|wrap(?:per)?|area))(?:$|[^a-z0-9])",
+    r"|review[-_]?(?:list|section|container|wrap(?:per)?|area)"
+    # Third-party review widgets, named like Disqus is: by the widget, not the site.
+    r"|yotpo\w*|jdgm\w*|judgeme\w*|okendo\w*|stamped[-_]\w*|bv[-_](?:rating|review)\w*"
+    r"|pr[-_]review\w*|loox\w*|junip\w*|trustpilot\w*|reviews[-_]?io\w*)(?:$|[^a-z0-9])",
     re.I,
 )
 
