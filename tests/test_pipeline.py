@@ -594,3 +594,26 @@ def test_short_not_found_notice_next_to_a_link_raises_page_not_found():
     body = "<div><p>Page not found.</p><a href='/'>Home</a></div>"
     with pytest.raises(PageNotFound):
         unchrome.extract(page(body, head="<title>Example News</title>"))
+
+
+def test_title_heading_leaves_the_text_but_opens_the_markdown():
+    story = "<p>" + "The river bridge will close for eighteen months of repairs. " * 4 + "</p>"
+    html = (
+        "<html><head><title>Bridge closes for repairs | Daily Paper</title></head>"
+        f"<body><div><h1>Bridge closes for repairs</h1>{story * 3}</div></body></html>"
+    )
+    result = unchrome.extract(html)
+    assert result.title == "Bridge closes for repairs"
+    assert "Bridge closes for repairs" not in result.text
+    assert result.text.startswith("The river bridge")
+    assert result.markdown.startswith("# Bridge closes for repairs\n\nThe river bridge")
+
+
+def test_a_heading_that_is_not_the_title_stays():
+    story = "<p>" + "The river bridge will close for eighteen months of repairs. " * 4 + "</p>"
+    html = (
+        "<html><head><title>Bridge closes for repairs</title></head>"
+        f"<body><div><h1>What the closure means for commuters</h1>{story * 3}</div></body></html>"
+    )
+    result = unchrome.extract(html)
+    assert result.text.startswith("What the closure means for commuters")

@@ -1,11 +1,11 @@
 """unchrome: turn any web page into its main content.
 
-    import unchrome
+import unchrome
 
-    result = unchrome.extract(html_bytes, url="https://example.com/story")
-    result.markdown, result.title, result.date
+result = unchrome.extract(html_bytes, url="https://example.com/story")
+result.markdown, result.title, result.date
 
-    result = unchrome.read("https://example.com/story")  # fetched safely
+result = unchrome.read("https://example.com/story")  # fetched safely
 """
 
 from __future__ import annotations

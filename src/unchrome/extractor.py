@@ -165,7 +165,7 @@ class Extractor:
         base_url = _base_url(tree, url)
         deadline.check("metadata")
 
-        roots, body_text = self._main_content(tree, text, meta.json_ld, deadline)
+        roots, body_text, title_dropped = self._main_content(tree, meta.title, deadline)
         if not cfg.include_comments and (
             _is_discussion(meta.json_ld)
             or (len(body_text) < COMMENTS_RETRY_CHARS and not _is_product(meta))
@@ -174,11 +174,11 @@ class Extractor:
             # the page without its comment sections has little left, or says it is a
             # discussion, the comments are the content. Parse again to get them back.
             tree = parse(text, max_depth=None if scoring else cfg.max_depth, guarded=True)
-            retry_roots, retry_text = self._main_content(
-                tree, text, meta.json_ld, deadline, include_comments=True
+            retry_roots, retry_text, retry_dropped = self._main_content(
+                tree, meta.title, deadline, include_comments=True
             )
             if len(retry_text) > len(body_text):
-                roots, body_text = retry_roots, retry_text
+                roots, body_text, title_dropped = retry_roots, retry_text, retry_dropped
 
         if len(body_text) < max(cfg.min_body_chars, THIN_BODY_CHARS):
             fallback_roots = self._fallback_roots(text, meta.json_ld)
@@ -189,7 +189,7 @@ class Extractor:
                     include_tables=cfg.include_tables,
                 )
                 if len(fallback_text) > len(body_text):
-                    roots, body_text = fallback_roots, fallback_text
+                    roots, body_text, title_dropped = fallback_roots, fallback_text, False
         if (
             len(body_text) < cfg.min_body_chars
             and meta.description
@@ -197,7 +197,7 @@ class Extractor:
         ):
             desc_tree = LexborHTMLParser(f"<p>{_escape(meta.description)}</p>")
             roots = [desc_tree.body] if desc_tree.body is not None else []
-            body_text = meta.description
+            body_text, title_dropped = meta.description, False
         deadline.check("fallbacks")
 
         # Classify on the unfiltered text: a "deleted post" notice is often shorter than
@@ -241,6 +241,9 @@ class Extractor:
             encoding=encoding,
             _render_markdown=partial(
                 render.render_markdown,
+                # The heading that repeated the title left the body (select.
+                # drop_title_heading); a Markdown document still opens with it.
+                title=meta.title if title_dropped else None,
                 table_format=cfg.table_format,
                 include_images=cfg.include_images,
                 include_links=cfg.include_links,
@@ -250,12 +253,12 @@ class Extractor:
     def _main_content(
         self,
         tree: LexborHTMLParser,
-        text: str,
-        json_ld: list[dict[str, Any]],
+        title: str | None,
         deadline: _Deadline,
         *,
         include_comments: bool | None = None,
-    ) -> tuple[list[LexborNode], str]:
+    ) -> tuple[list[LexborNode], str, bool]:
+        """Prune, select and render; also say whether a title heading was taken out."""
         cfg = self.config
         prune.prune_page(
             tree,
@@ -265,6 +268,7 @@ class Extractor:
         )
         deadline.check("prune")
         roots = self._choose_roots(tree)
+        title_dropped = bool(title) and select.drop_title_heading(roots, title or "")
         deadline.check("select")
         body_text = (
             render.render_text(
@@ -275,7 +279,7 @@ class Extractor:
             if roots
             else ""
         )
-        return roots, body_text
+        return roots, body_text, title_dropped
 
     def _choose_roots(self, tree: LexborHTMLParser) -> list[LexborNode]:
         cfg = self.config

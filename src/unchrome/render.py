@@ -272,6 +272,7 @@ def _collect(
 def render_markdown(
     html: str,
     *,
+    title: str | None = None,
     table_format: str = "markdown",
     include_images: bool = True,
     include_links: bool = True,
@@ -284,7 +285,10 @@ def render_markdown(
         strip_tags=[] if include_links else ["a"],
         preserve_tags=["table"] if table_format == "html" else [],
     )
-    return html_to_markdown.convert(html, options).content.strip()
+    markdown = html_to_markdown.convert(html, options).content.strip()
+    if title:
+        return f"# {' '.join(title.split())}\n\n{markdown}"
+    return markdown
 
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
