@@ -44,6 +44,9 @@ _NOISE_WORDS = (
     r"|disqus\w*|comment[-_]?(?:form|respond|reply[-_]?form)\w*|respond"
     r"|outbrain\w*|taboola\w*|skip[-_]?(?:link|to[-_]content)\w*|screen[-_]?reader\w*"
     r"|sr[-_]only|visually[-_]hidden|print[-_]only"
+    # Per-post chrome of forums: signatures and the poster's join date and counters.
+    r"|\w*signature\w*|message[-_]?user[-_]?extras|user[-_]?extras|post[-_]?profile"
+    r"|(?:user|member|author|poster)[-_]?(?:stats|extras)"
 )
 _NOISE = re.compile(rf"(?:^|[^a-z0-9])(?:{_NOISE_WORDS})(?:$|[^a-z0-9])", re.I)
 
