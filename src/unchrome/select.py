@@ -93,6 +93,9 @@ def prune_link_noise(winner: LexborNode, tallies: dict[int, Tally]) -> int:
     # Cards are the content of a listing; in a story they are "related posts" teasers.
     # Where they are a small part of the body, they count as links again here.
     cards_are_links = top is not None and top.card_chars < CARDS_MAX_SHARE_IN_STORY * total
+    # A body that is itself mostly links is a link index (news river, category page):
+    # its link blocks are the content.
+    index_page = top is not None and top.a_chars > LINK_LIST_SHARE * total
     doomed: list[LexborNode] = []
     stack: list[LexborNode] = []
     node: LexborNode | None = winner.child
@@ -105,7 +108,8 @@ def prune_link_noise(winner: LexborNode, tallies: dict[int, Tally]) -> int:
             else:
                 t = tallies.get(node.mem_id)
                 if (
-                    t is not None
+                    not index_page
+                    and t is not None
                     and t.chars
                     and (
                         t.a_chars + (t.card_chars if cards_are_links else 0)
