@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -617,3 +618,32 @@ def test_a_heading_that_is_not_the_title_stays():
     )
     result = unchrome.extract(html)
     assert result.text.startswith("What the closure means for commuters")
+
+
+POST = "The bridge inspection found the central pier resting on clay, so the repairs start now. "
+
+
+def test_discourse_thread_is_read_from_the_preloaded_store():
+    topic = {"post_stream": {"posts": [
+        {"username": "alice", "cooked": f"<p>{POST * 3}</p>"},
+        {"username": "bob", "cooked": "<p>Thanks, that matches what the council said.</p>"},
+    ]}}  # fmt: skip
+    store = html.escape(json.dumps({"topic_7": json.dumps(topic)}), quote=True)
+    page = (
+        "<html><body><div id='main'><p>Loading…</p></div>"
+        f"<div class='hidden' id='data-preloaded' data-preloaded=\"{store}\"></div></body></html>"
+    )
+    result = unchrome.extract(page)
+    assert POST.strip() in result.text
+    assert "alice" in result.text and "matches what the council said" in result.text
+
+
+def test_noscript_copy_is_used_when_the_app_shell_is_empty():
+    page = (
+        "<html><body><div id='app'><div class='loading'>Loading the forum…</div></div>"
+        f"<noscript><div class='post'><h3>antonjw</h3><p>{POST * 4}</p></div></noscript>"
+        "</body></html>"
+    )
+    result = unchrome.extract(page)
+    assert POST.strip() in result.text
+    assert "Loading the forum" not in result.text

@@ -3,7 +3,8 @@
 Script-rendered pages ship their story as data. The rules here are keyed by the
 *format* of that data, never by host name: Arc XP's ``Fusion.globalContent`` with typed
 ``content_elements``, schema.org ``articleBody`` in JSON-LD, and Next.js's
-``__NEXT_DATA__`` when one of its props carries the body. Each returns HTML so that the
+``__NEXT_DATA__`` when one of its props carries the body, and the server-rendered
+``<noscript>`` copy some app shells keep. Each returns HTML so that the
 normal renderers turn it into text and Markdown.
 """
 
@@ -14,7 +15,7 @@ import json
 import re
 from typing import Any
 
-from .parse import LexborHTMLParser
+from .parse import LexborHTMLParser, LexborNode
 
 _FUSION = re.compile(r"Fusion\.globalContent\s*=\s*")
 _JSON = json.JSONDecoder()
@@ -160,10 +161,22 @@ def discourse_body(tree: LexborHTMLParser) -> str | None:
             if not isinstance(post, dict) or not isinstance(post.get("cooked"), str):
                 continue
             author = html.escape(str(post.get("username") or ""))
-            parts.append(f"<article><p>{author}</p><div>{post['cooked']}</div></article>")
+            parts.append(f"<article><div>{author}</div><div>{post['cooked']}</div></article>")
         if parts:
             return "".join(parts)
     return None
+
+
+def noscript_body(tree: LexborHTMLParser) -> str | None:
+    """HTML of the largest ``<noscript>`` block, for app shells that server-render the
+    page for clients without JavaScript there (Flarum puts whole threads in it)."""
+    best: LexborNode | None = None
+    best_len = MIN_JSON_BODY_CHARS
+    for node in tree.css("body noscript"):
+        size = len(node.text(deep=True, strip=True))
+        if size > best_len:
+            best, best_len = node, size
+    return best.inner_html if best is not None else None
 
 
 def embedded_body(tree: LexborHTMLParser, json_ld: list[dict[str, Any]]) -> str | None:
@@ -178,4 +191,5 @@ def embedded_body(tree: LexborHTMLParser, json_ld: list[dict[str, Any]]) -> str 
         or discourse_body(tree)
         or json_ld_body(json_ld)
         or next_data_body(tree)
+        or noscript_body(tree)
     )
