@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import unchrome
 from net.servers import LocalServer, page
-from unchrome.errors import ExtractFailed
+from unchrome.errors import ExtractFailed, UnchromeError
 from unchrome.feed import MAX_ENTRIES, extract_feed, looks_like_feed
 
 RSS = b"""<?xml version="1.0" encoding="utf-8"?>
@@ -137,3 +137,10 @@ def test_external_entities_are_not_resolved(canary: LocalServer, tmp_path: Path)
 def test_library_extract_recognises_feeds() -> None:
     result = unchrome.extract(ATOM, content_type="application/atom+xml")
     assert result.kind == "feed" and result.title == "Atom Log"
+
+
+def test_out_of_range_character_reference_is_a_named_failure() -> None:
+    # feedparser's SGML fallback raised ValueError from chr() on this.
+    with pytest.raises(UnchromeError) as info:
+        unchrome.extract("<div>&#x110000;<rss>")
+    assert info.value.code == "EXTRACT_FAILED"

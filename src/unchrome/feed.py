@@ -57,7 +57,12 @@ def extract_feed(data: bytes | str, *, url: str | None = None) -> Result:
 
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     headers = {"content-location": url} if url else {}
-    parsed = feedparser.parse(io.BytesIO(raw), response_headers=headers)
+    try:
+        parsed = feedparser.parse(io.BytesIO(raw), response_headers=headers)
+    except (ValueError, OverflowError, RecursionError) as exc:
+        # feedparser's SGML fallback calls chr() on any numeric character reference:
+        # "&#x110000;" raised ValueError out of it (found by the markup fuzz test).
+        raise ExtractFailed(f"the feed could not be parsed ({type(exc).__name__})") from None
     info: Any = parsed.feed
     entries = [_entry(e) for e in parsed.entries[:MAX_ENTRIES]]
     title = _clean(info.get("title")) or None
