@@ -647,3 +647,20 @@ def test_noscript_copy_is_used_when_the_app_shell_is_empty():
     result = unchrome.extract(page)
     assert POST.strip() in result.text
     assert "Loading the forum" not in result.text
+
+
+def test_hidden_tab_panels_stay_but_hidden_widgets_go():
+    para = "<p>" + "Install the client library with the package manager of your language. " * 3
+    html = (
+        "<html><body><div class='docs'>"
+        f"{para}</p>{para}</p>"
+        "<div role='tabpanel'><pre>pip install twilio</pre></div>"
+        "<div role='tabpanel' hidden><pre>npm install twilio</pre></div>"
+        "<div class='tab-pane' style='display:none'><p>Run the Go sample with go run.</p></div>"
+        "<div hidden><p>Subscribe to our newsletter for weekly tips.</p></div>"
+        "</div></body></html>"
+    )
+    text = unchrome.extract(html).text
+    assert "pip install twilio" in text and "npm install twilio" in text
+    assert "Run the Go sample" in text
+    assert "Subscribe to our newsletter" not in text

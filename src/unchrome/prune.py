@@ -28,6 +28,10 @@ _NEVER_CONTENT_SELECTOR = ", ".join(sorted(NEVER_CONTENT))
 # form must not. Forms with less visible text than this are controls, not content.
 FORM_MAX_TEXT = 400
 
+_PANEL = re.compile(
+    r"(?:^|[^a-z0-9])(?:tab[-_]?(?:pane|panel|content)\w*|accordion[-_]?(?:panel|content|body|collapse)\w*)",
+    re.I,
+)
 _REACT_SEGMENT = re.compile(r"S:\d+$")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
@@ -130,6 +134,11 @@ def _is_hidden(node: LexborNode, widget_max_chars: float) -> bool:
     # product page inside style="display: none" until its bundle runs; React
     # streaming SSR parks the resolved body in <div hidden id="S:0">).
     if _REACT_SEGMENT.match(attrs.get("id") or ""):
+        return False
+    # Tab and accordion panels are hidden for layout, not because they are chrome:
+    # documentation keeps one code sample per language in them, product pages their
+    # specifications.
+    if attrs.get("role") == "tabpanel" or _PANEL.search(attrs.get("class") or ""):
         return False
     return len(node.text(deep=True, strip=True)) <= widget_max_chars
 
