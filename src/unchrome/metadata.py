@@ -48,6 +48,7 @@ class Metadata:
 # --------------------------------------------------------------------------- text helpers
 
 _WS_RE = re.compile(r"\s+")
+_SPLIT_MAX = 10_000  # characters; see _clean
 # Only terminated entities: html.unescape alone also expands legacy forms without ";"
 # ("AT&T&notes" would become "AT&T¬es").
 _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,10}|#[xX][0-9a-fA-F]{1,8}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -61,8 +62,13 @@ def _clean(value: Any) -> str | None:
     # (``&amp;#39;``) still leave entities behind, so decode once more.
     if "&" in value:
         value = _ENTITY_RE.sub(lambda m: html.unescape(m[0]), value)
-    value = _WS_RE.sub(" ", value).strip()
-    return value or None
+    # Collapse whitespace runs to one space and strip. For the short strings that make
+    # up nearly all calls (meta contents, titles), split() gives the same result 5x
+    # faster (re's \s is str.isspace); a long text (a hostile 4 MB <h1>) keeps the regex,
+    # which does not build a list with one string per word.
+    if len(value) > _SPLIT_MAX:
+        return _WS_RE.sub(" ", value).strip() or None
+    return " ".join(value.split()) or None
 
 
 def _norm_key(text: str) -> str:
@@ -724,31 +730,47 @@ def _dom_byline(tree: LexborHTMLParser) -> str | None:
     When the block contains nested byline-ish elements, the innermost ones that are not
     titles/dates/bios hold the name(s); several of them are joined ("A, B").
     """
-    for checked, node in enumerate(tree.css(_BYLINE_SELECTOR)):
-        if checked >= 30:  # the real byline sits near the top; don't scan comment threads
-            break
-        if not _usable(node) or _NOT_NAME_RE.search(_hint(node)):
-            continue
-        author = _byline_text(node)
-        if not author:
-            continue
-        names: list[str] = []
-        for inner in node.css(_BYLINE_SELECTOR)[:10]:
-            if not _usable(inner) or _NOT_NAME_RE.search(_hint(inner)):
-                continue
-            text = _byline_text(inner)
-            if not text or text.casefold() in ("by", "von", "par", "por"):
-                continue
-            # Keep the innermost: drop an earlier kept element that contains this one.
-            if names and text in names[-1]:
-                names[-1] = text
-            elif text not in names:
-                names.append(text)
-        itemprop_name = node.css_first('[itemprop~="name" i]')
-        if itemprop_name is not None and (text := _byline_text(itemprop_name)):
-            return text
-        return ", ".join(names) if names else author
+    # Where the first match is the byline (two thirds of the WCXB dev pages that have
+    # a match), css_first, which stops there, spares the rest of the walk: this query
+    # is the dearest part of metadata extraction (0.35 ms a page, six attribute tests
+    # on every element). The full list is only fetched when the first match fails.
+    first = tree.css_first(_BYLINE_SELECTOR)
+    if first is None:
+        return None
+    author = _byline_at(first)
+    if author is not None:
+        return author
+    # The real byline sits near the top; don't scan comment threads: 30 matches at most.
+    for node in tree.css(_BYLINE_SELECTOR)[1:30]:
+        author = _byline_at(node)
+        if author is not None:
+            return author
     return None
+
+
+def _byline_at(node: LexborNode) -> str | None:
+    """The author ``node`` names if it is a usable byline element, else ``None``."""
+    if not _usable(node) or _NOT_NAME_RE.search(_hint(node)):
+        return None
+    author = _byline_text(node)
+    if not author:
+        return None
+    names: list[str] = []
+    for inner in node.css(_BYLINE_SELECTOR)[:10]:
+        if not _usable(inner) or _NOT_NAME_RE.search(_hint(inner)):
+            continue
+        text = _byline_text(inner)
+        if not text or text.casefold() in ("by", "von", "par", "por"):
+            continue
+        # Keep the innermost: drop an earlier kept element that contains this one.
+        if names and text in names[-1]:
+            names[-1] = text
+        elif text not in names:
+            names.append(text)
+    itemprop_name = node.css_first('[itemprop~="name" i]')
+    if itemprop_name is not None and (text := _byline_text(itemprop_name)):
+        return text
+    return ", ".join(names) if names else author
 
 
 def _pick_author(tree: LexborHTMLParser, metas: dict[str, str], ld: _LD) -> str | None:
@@ -870,13 +892,14 @@ def _extract(tree: LexborHTMLParser, url: str | None) -> Metadata:
     times: list[LexborNode] = []
     for node in tree.css(_SCAN_SELECTOR):
         tag = node.tag
-        attrs = node.attributes
-        if tag not in ("meta", "link") and (
-            "pubdate" in attrs or "datepublished" in (attrs.get("itemprop") or "").lower()
-        ):
-            marked.append(node)
-        elif tag == "time" and attrs.get("datetime"):
-            times.append(node)
+        # Most matches are <meta> and <link>, whose attributes _read_meta and _read_links
+        # read anyway: building the dict here too cost 0.5 µs a node for nothing.
+        if tag != "meta" and tag != "link":
+            attrs = node.attributes
+            if "pubdate" in attrs or "datepublished" in (attrs.get("itemprop") or "").lower():
+                marked.append(node)
+            elif tag == "time" and attrs.get("datetime"):
+                times.append(node)
         by_tag.setdefault(tag, []).append(node)
     metas = _read_meta(by_tag.get("meta", ()))
     links = _read_links(by_tag.get("link", ()))
