@@ -57,6 +57,7 @@ def md_table_rows(markdown: str) -> list[list[str]]:
 def test_markdown_headings_are_atx():
     md = extract(
         f"<h1>Getting started</h1><p>{LONG}</p><h2>Install</h2><p>{LONG2}</p><h3>On Linux</h3>"
+        f"<p>{LONG} {LONG2}</p>"
     ).markdown
     lines = md.splitlines()
     assert "# Getting started" in lines
@@ -209,7 +210,7 @@ def test_text_contains_no_urls():
     result = extract(
         f'<p>{LONG} See <a href="https://other.example/deep/path?q=1">the notes</a> and '
         '<a href="/rel/link">this page</a>.</p><img src="/img/p.png" alt="photo">'
-        f'<p>{LONG2}</p><a href="mailto:someone@example.org">write to us</a>'
+        f'<p>{LONG2} Questions? <a href="mailto:someone@example.org">write to us</a>.</p>'
     )
     text = result.text
     assert "the notes" in text and "this page" in text and "write to us" in text

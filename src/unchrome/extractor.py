@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
-from . import classify, fallbacks, feed, metadata, prune, render, score, select
+from . import blockmodel, classify, fallbacks, feed, metadata, prune, render, score, segment, select
 from .config import DEFAULT_CONFIG, Config
 from .decode import decode
 from .errors import (
@@ -27,7 +28,7 @@ from .errors import (
     UnsupportedContent,
 )
 from .parse import LexborHTMLParser, LexborNode, flatten, guard_markup, parse
-from .result import Result
+from .result import Rendering, Result
 
 # Magic numbers of formats that are surely not HTML: answering them with a clear
 # UNSUPPORTED_CONTENT beats "extracting" a PDF's byte soup.
@@ -55,17 +56,59 @@ _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 COMMENTS_RETRY_CHARS = 600
 
 
-SIBLING_RATIO = 0.2
-# When the best candidate holds under half of the pruned page, no single container is
-# the content (landing pages, link indexes, man pages): the pruned body is kept.
-# Sweep on the WCXB dev split (share, max link share -> F1): 0.25/0.3 0.844,
-# 0.25/any 0.846, 0.15/any 0.845, 0.35/any 0.846, 0.5/any 0.847 (service 0.807 -> 0.824,
-# collection 0.646 -> 0.654, listing 0.655 -> 0.658). The link condition is gone.
-ORPHAN_WINNER_SHARE = 0.5
 # Embedded JSON bodies are looked for below min_body_chars (the design) and also on
 # thin pages, where a longer embedded body replaces the DOM text: app shells such as
 # Discourse show 100-300 characters of chrome around an empty thread.
 THIN_BODY_CHARS = 600
+
+
+# Set by the training tool: segment with this vocabulary and keep the density
+# winner's blocks, so the training data sees the pipeline as it stands without a model.
+TRACE_VOCAB: segment.Vocabulary | None = None
+
+
+class _TraceModel:
+    def __init__(self, vocab: segment.Vocabulary) -> None:
+        self.vocab = vocab
+
+
+class _Content:
+    """The main content found by one pass: its text, and its HTML roots on demand."""
+
+    __slots__ = ("_build", "_roots", "heading", "text")
+
+    def __init__(
+        self,
+        text: str,
+        heading: str | None,
+        roots: list[LexborNode] | None,
+        build: Callable[[], list[LexborNode]] | None = None,
+    ) -> None:
+        self.text = text
+        # The headline taken out of the body text; Markdown still opens with it.
+        self.heading = heading
+        self._roots = roots
+        self._build = build
+
+    def roots(self) -> list[LexborNode]:
+        """The subtrees holding the content; built once, on first use (it edits the
+        tree: dropped blocks are removed from it)."""
+        if self._roots is None:
+            self._roots = self._build() if self._build is not None else []
+            self._build = None
+        return self._roots
+
+
+def _rendering(content: _Content, base_url: str | None, cfg: Config) -> Rendering:
+    roots = content.roots()
+    media = render.sanitize(roots, base_url)
+    return Rendering(
+        html="".join(r.html or "" for r in roots),
+        images=media.images if cfg.include_images else [],
+        links=media.links if cfg.include_links else [],
+        videos=media.videos,
+        audios=media.audios,
+    )
 
 
 class _Deadline:
@@ -132,6 +175,7 @@ class Extractor:
         *,
         url: str | None = None,
         content_type: str | None = None,
+        trace: dict[str, Any] | None = None,
     ) -> Result:
         started = time.perf_counter()
         cfg = self.config
@@ -165,22 +209,25 @@ class Extractor:
         base_url = _base_url(tree, url)
         deadline.check("metadata")
 
-        roots, body_text, title_dropped = self._main_content(tree, meta.title, deadline)
+        content = self._main_content(tree, meta, url, deadline, trace=trace)
         if not cfg.include_comments and (
             _is_discussion(meta.json_ld)
-            or (len(body_text) < COMMENTS_RETRY_CHARS and not _is_product(meta))
+            or (len(content.text) < COMMENTS_RETRY_CHARS and not _is_product(meta))
         ):
             # Forums and Q&A pages keep their posts in elements named "comment": when
             # the page without its comment sections has little left, or says it is a
             # discussion, the comments are the content. Parse again to get them back.
             tree = parse(text, max_depth=None if scoring else cfg.max_depth, guarded=True)
-            retry_roots, retry_text, retry_dropped = self._main_content(
-                tree, meta.title, deadline, include_comments=True
+            retry_trace: dict[str, Any] | None = {} if trace is not None else None
+            retry = self._main_content(
+                tree, meta, url, deadline, include_comments=True, trace=retry_trace
             )
-            if len(retry_text) > len(body_text):
-                roots, body_text, title_dropped = retry_roots, retry_text, retry_dropped
+            if len(retry.text) > len(content.text):
+                content = retry
+                if trace is not None and retry_trace is not None:
+                    trace.update(retry_trace)
 
-        if len(body_text) < max(cfg.min_body_chars, THIN_BODY_CHARS):
+        if len(content.text) < max(cfg.min_body_chars, THIN_BODY_CHARS):
             fallback_roots = self._fallback_roots(text, meta.json_ld)
             if fallback_roots:
                 fallback_text = render.render_text(
@@ -188,21 +235,27 @@ class Extractor:
                     min_paragraph_chars=cfg.min_paragraph_chars,
                     include_tables=cfg.include_tables,
                 )
-                if len(fallback_text) > len(body_text):
-                    roots, body_text, title_dropped = fallback_roots, fallback_text, False
+                if len(fallback_text) > len(content.text):
+                    content = _Content(fallback_text, None, fallback_roots)
+                    if trace is not None:
+                        trace["fallback"] = fallback_text
         if (
-            len(body_text) < cfg.min_body_chars
+            len(content.text) < cfg.min_body_chars
             and meta.description
-            and (len(meta.description) > len(body_text))
+            and (len(meta.description) > len(content.text))
         ):
             desc_tree = LexborHTMLParser(f"<p>{_escape(meta.description)}</p>")
             roots = [desc_tree.body] if desc_tree.body is not None else []
-            body_text, title_dropped = meta.description, False
+            content = _Content(meta.description, None, roots)
+            if trace is not None:
+                trace["fallback"] = meta.description
         deadline.check("fallbacks")
+        body_text = content.text
 
         # Classify on the unfiltered text: a "deleted post" notice is often shorter than
         # min_paragraph_chars and vanishes from body_text, leaving only a "back" link.
         if len(body_text) <= classify.BOT_WALL_MAX_CHARS:
+            roots = content.roots()
             screen_text = " ".join(r.text(deep=True, separator=" ") for r in roots).split()
             classify.classify_block(meta.title, " ".join(screen_text) or _page_text(tree))
         else:
@@ -212,9 +265,6 @@ class Extractor:
         if not has_body and not meta.title:
             raise ExtractFailed("no main content and no title found")
 
-        media = render.sanitize(roots, base_url) if has_body else render.MediaLists()
-        html = "".join(r.html or "" for r in roots) if has_body else ""
-        deadline.check("render")
         words, minutes = render.count_words(body_text)
         return Result(
             url=url,
@@ -228,22 +278,18 @@ class Extractor:
             canonical_url=meta.canonical_url,
             kind=kind,
             text=body_text,
-            html=html,
             has_body=has_body,
-            images=media.images if cfg.include_images else [],
-            links=media.links if cfg.include_links else [],
-            videos=media.videos,
-            audios=media.audios,
             word_count=words,
             reading_time=minutes,
             processing_time=time.perf_counter() - started,
             truncated=truncated,
             encoding=encoding,
+            _render_html=partial(_rendering, content, base_url, cfg) if has_body else None,
             _render_markdown=partial(
                 render.render_markdown,
-                # The heading that repeated the title left the body (select.
-                # drop_title_heading); a Markdown document still opens with it.
-                title=meta.title if title_dropped else None,
+                # The headline left the body (select.title_block, dropped_heading);
+                # a Markdown document still opens with it.
+                title=content.heading,
                 table_format=cfg.table_format,
                 include_images=cfg.include_images,
                 include_links=cfg.include_links,
@@ -253,13 +299,16 @@ class Extractor:
     def _main_content(
         self,
         tree: LexborHTMLParser,
-        title: str | None,
+        meta: metadata.Metadata,
+        url: str | None,
         deadline: _Deadline,
         *,
         include_comments: bool | None = None,
-    ) -> tuple[list[LexborNode], str, bool]:
-        """Prune, select and render; also say whether a title heading was taken out."""
+        trace: dict[str, Any] | None = None,
+    ) -> _Content:
+        """Prune, then select the main content and render its text."""
         cfg = self.config
+        title = meta.title
         prune.prune_page(
             tree,
             include_comments=cfg.include_comments if include_comments is None else include_comments,
@@ -267,19 +316,70 @@ class Extractor:
             should_remove=cfg.scorer.should_remove if cfg.scorer else None,
         )
         deadline.check("prune")
-        roots = self._choose_roots(tree)
-        title_dropped = bool(title) and select.drop_title_heading(roots, title or "")
-        deadline.check("select")
-        body_text = (
-            render.render_text(
-                roots,
-                min_paragraph_chars=cfg.min_paragraph_chars,
-                include_tables=cfg.include_tables,
+        body = tree.body
+        model = self._model()
+        if body is None or model is None:
+            roots = self._choose_roots(tree)
+            title_dropped = bool(title) and select.drop_title_heading(roots, title or "")
+            deadline.check("select")
+            text = (
+                render.render_text(
+                    roots,
+                    min_paragraph_chars=cfg.min_paragraph_chars,
+                    include_tables=cfg.include_tables,
+                )
+                if roots
+                else ""
             )
-            if roots
-            else ""
+            return _Content(text, title if title_dropped else None, roots)
+
+        seg = segment.segment(
+            body,
+            model.vocab,
+            min_paragraph_chars=cfg.min_paragraph_chars,
+            include_tables=cfg.include_tables,
+            max_depth=cfg.max_depth,
         )
-        return roots, body_text, title_dropped
+        flatten(seg.too_deep)
+        agg = score.aggregate(seg)
+        sel = select.select_blocks(seg, agg)
+        ctx = blockmodel.PageContext(
+            url=url,
+            title=title,
+            og_type=meta.og_type,
+            ld_types=blockmodel.ld_types_of(meta.json_ld),
+        )
+        if trace is not None:
+            trace.update(seg=seg, agg=agg, sel=sel, ctx=ctx)
+        if isinstance(model, blockmodel.BlockModel):
+            keep = model.keep(seg, agg, sel, ctx)
+        else:
+            # Tracing for the training tool: the density winner's blocks, as without
+            # a model.
+            keep = sel.in_root & ~sel.noise
+        title_index = select.title_block(seg, sel.in_root, title) if title else -1
+        if title_index >= 0:
+            keep[title_index] = False
+        else:
+            title_index = select.dropped_heading(seg, keep, sel.in_root)
+        deadline.check("select")
+        text = render.blocks_text([b for b, k in zip(seg.blocks, keep, strict=True) if k])
+        title_owner = [seg.blocks[title_index].owner] if title_index >= 0 else []
+        heading = seg.blocks[title_index].text if title_index >= 0 else None
+        return _Content(
+            text,
+            heading,
+            None,
+            partial(select.kept_html_roots, seg, keep, title_owner, sel.roots),
+        )
+
+    def _model(self) -> blockmodel.BlockModel | _TraceModel | None:
+        cfg = self.config
+        if not cfg.extract_article or cfg.include_selector or cfg.scorer is not None:
+            return None
+        if TRACE_VOCAB is not None:
+            return _TraceModel(TRACE_VOCAB)
+        return blockmodel.load_model()
 
     def _choose_roots(self, tree: LexborHTMLParser) -> list[LexborNode]:
         cfg = self.config
@@ -302,12 +402,12 @@ class Extractor:
             return [winner]
         page = tallies[body.mem_id]
         won = tallies[winner.mem_id]
-        if won.chars < ORPHAN_WINNER_SHARE * page.chars:
+        if won.chars < select.ORPHAN_WINNER_SHARE * page.chars:
             # No container holds most of the text (see ORPHAN_WINNER_SHARE): keep the
             # pruned body rather than one section of it.
             select.prune_link_noise(body, tallies)
             return [body]
-        roots = select.with_siblings(winner, tallies, SIBLING_RATIO)
+        roots = select.with_siblings(winner, tallies, select.SIBLING_RATIO)
         for root in roots:
             select.prune_link_noise(root, tallies)
         return roots

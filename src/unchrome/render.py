@@ -8,6 +8,7 @@ maintained converter with a Rust core, fed with the sanitized HTML.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
@@ -15,26 +16,10 @@ import html_to_markdown
 
 from .parse import LexborNode
 from .result import Media
+from .segment import Block, segment
 
-BLOCK_TAGS = frozenset(
-    {
-        "p", "div", "section", "article", "main", "header", "footer", "aside", "nav",
-        "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd",
-        "blockquote", "pre", "table", "tr", "td", "th", "caption", "figure",
-        "figcaption", "hr", "address", "details", "summary", "form", "fieldset",
-        "center", "thead", "tbody", "tfoot", "hgroup", "menu", "body", "html",
-        "legend", "option",
-    }
-)  # fmt: skip
-HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-# Kept whatever their length: a one-word list item or caption is still content.
-_LENGTH_FILTERED = frozenset({"p", "blockquote"})
 # Items of a list read one per line; other blocks are separated by a blank line.
 _LINE_ITEMS = frozenset({"li", "dt", "dd", "tr"})
-
-# Line-break marker inside a block's buffer. NUL never reaches here: decode() and
-# extract() strip it from the input.
-_BR = "\x00"
 
 # Attributes that survive sanitizing; everything else (event handlers, styles, data-*)
 # goes, which also keeps the Markdown converter's input small.
@@ -54,88 +39,28 @@ def render_text(
     roots: list[LexborNode], *, min_paragraph_chars: int, include_tables: bool = True
 ) -> str:
     """Plain text of ``roots``: one block per line group, no URLs."""
-    blocks: list[tuple[str, str]] = []  # (kind, text)
-    buf: list[str] = []
-
-    def flush(kind: str) -> None:
-        if not buf:
-            return
-        raw = "".join(buf)
-        buf.clear()
-        lines = [" ".join(part.split()) for part in raw.split(_BR)]
-        text = "\n".join(line for line in lines if line)
-        if not text:
-            return
-        if kind in _LENGTH_FILTERED and len(text) < min_paragraph_chars:
-            return
-        blocks.append((kind, text))
-
+    blocks: list[Block] = []
     for root in roots:
-        stack: list[tuple[LexborNode, str]] = []
-        node: LexborNode | None = root
-        kind = "div"
-        while node is not None:
-            tag = node.tag or ""
-            entered = False
-            if tag == "-text":
-                # Whitespace is collapsed once per block in flush(); a regex per text
-                # node was the top cost of this walk.
-                buf.append(node.text_content)
-            elif tag == "br":
-                buf.append(_BR)
-            elif tag == "pre":
-                flush(kind)
-                text = node.text(deep=True).strip("\n")
-                if text.strip():
-                    blocks.append(("pre", text))
-            elif tag == "table":
-                flush(kind)
-                if include_tables:
-                    blocks.extend(("table", row) for row in _table_rows(node))
-            elif tag in ("img", "hr") or tag.startswith("-"):
-                pass
-            else:
-                is_block = tag in BLOCK_TAGS or "-" in tag
-                if is_block:
-                    flush(kind)
-                child = node.child
-                if child is not None:
-                    stack.append((node, kind))
-                    if is_block:
-                        kind = tag
-                    node = child
-                    entered = True
-                elif is_block:
-                    flush(tag)
-            if entered:
-                continue
-            while node is not None:
-                if node is root:
-                    node = None
-                    break
-                sibling = node.next
-                if sibling is not None:
-                    node = sibling
-                    break
-                if not stack:
-                    node = None
-                    break
-                node, outer_kind = stack.pop()
-                if kind != outer_kind or (node.tag or "") in BLOCK_TAGS:
-                    flush(kind)
-                kind = outer_kind
-                if node is root:
-                    node = None
-                    break
-        flush(kind)
+        blocks.extend(
+            segment(
+                root, min_paragraph_chars=min_paragraph_chars, include_tables=include_tables
+            ).blocks
+        )
+    return blocks_text(blocks)
 
+
+DUPLICATE_MIN_CHARS = 30
+
+
+def blocks_text(blocks: Sequence[Block]) -> str:
+    """Plain text of segmented blocks, with the same joins and de-duplication as
+    render_text."""
     out: list[str] = []
     prev = ""
     seen: set[str] = set()
-    for kind, text in blocks:
+    for block in blocks:
+        kind, text = block.kind, block.text
         if len(text) >= DUPLICATE_MIN_CHARS and kind not in ("table", "pre"):
-            # Responsive pages ship the same block twice (desktop and mobile copies,
-            # carousel clones); a reader sees it once.
             if text in seen:
                 continue
             seen.add(text)
@@ -144,24 +69,6 @@ def render_text(
         out.append(text)
         prev = kind
     return "".join(out)
-
-
-DUPLICATE_MIN_CHARS = 30
-
-
-def _table_rows(table: LexborNode) -> list[str]:
-    rows: list[str] = []
-    caption = table.css_first("caption")
-    if caption is not None:
-        text = " ".join(caption.text(deep=True, separator=" ").split())
-        if text:
-            rows.append(text)
-    for tr in table.css("tr"):
-        cells = [" ".join(c.text(deep=True, separator=" ").split()) for c in tr.css("th, td")]
-        cells = [c for c in cells if c]
-        if cells:
-            rows.append(" | ".join(cells))
-    return rows
 
 
 @dataclass

@@ -15,8 +15,12 @@ the link share pass 1 and zeroed the real body.)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
+
+import numpy as np
 
 from .parse import LexborNode
+from .segment import FLAG_IN_LINK, Segmentation
 
 CANDIDATE_TAGS = frozenset({"article", "main", "section", "div"})
 
@@ -172,3 +176,64 @@ def tally_tree(
                 parent.card_chars += current.card_chars
                 parent.elements += current.elements
                 current = parent
+
+
+# --------------------------------------------------------------------------- blocks
+
+CANDIDATE_TAG_LIST = tuple(sorted(CANDIDATE_TAGS))
+
+
+@dataclass(slots=True)
+class Aggregate:
+    """Per-element sums over the blocks each element holds (numpy arrays by element id),
+    plus the block-to-ancestor incidence they were summed over.
+
+    The counts come from the same blocks for numerator and denominator, so a share can
+    never exceed 1, as in the tally walk.
+    """
+
+    chars: np.ndarray
+    p_chars: np.ndarray
+    a_chars: np.ndarray
+    card_chars: np.ndarray
+    block_of: np.ndarray  # incidence: block index ...
+    element_of: np.ndarray  # ... and one of the elements holding it
+    block_chars: np.ndarray
+
+    def score(self) -> np.ndarray:
+        """The density score of every element."""
+        chars = np.maximum(self.chars, 1.0)
+        return (
+            self.chars
+            * (P_BASE + P_WEIGHT * self.p_chars / chars)
+            * np.maximum(0.0, 1.0 - LINK_PENALTY * self.a_chars / chars)
+        )
+
+
+def aggregate(seg: Segmentation) -> Aggregate:
+    blocks = seg.blocks
+    n = len(blocks)
+    elements = len(seg.nodes)
+    chars = np.fromiter((len(b.text) for b in blocks), dtype=np.float64, count=n)
+    links = np.fromiter((b.link_chars for b in blocks), dtype=np.float64, count=n)
+    card = np.fromiter((b.flags & FLAG_IN_LINK for b in blocks), dtype=bool, count=n)
+    is_p = np.fromiter((b.kind == "p" for b in blocks), dtype=bool, count=n)
+    links = np.minimum(links, chars)
+    lengths = np.fromiter((len(b.path) for b in blocks), dtype=np.int64, count=n)
+    element_of = np.fromiter(
+        chain.from_iterable(b.path for b in blocks), dtype=np.int64, count=int(lengths.sum())
+    )
+    block_of = np.repeat(np.arange(n), lengths)
+
+    def total(weights: np.ndarray) -> np.ndarray:
+        return np.bincount(element_of, weights=weights[block_of], minlength=elements)
+
+    return Aggregate(
+        chars=total(chars),
+        p_chars=total(np.where(is_p, chars, 0.0)),
+        a_chars=total(np.where(card, 0.0, links)),
+        card_chars=total(np.where(card, links, 0.0)),
+        block_of=block_of,
+        element_of=element_of,
+        block_chars=chars,
+    )

@@ -1,0 +1,229 @@
+"""The block pass: segmentation, the density selection read off the blocks, the packaged
+model's inference and its decision rule."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pytest
+from selectolax.lexbor import LexborHTMLParser
+
+import unchrome
+from unchrome import blockmodel, score, segment, select
+from unchrome.blockmodel import ObliviousTrees, decide
+
+STORY = [
+    f"Paragraph {i} of the story tells what the council decided on Monday evening, "
+    "and why the library will open on Sundays again from next month."
+    for i in range(6)
+]
+
+
+def body_of(html: str) -> LexborHTMLParser:
+    return LexborHTMLParser(f"<html><body>{html}</body></html>")
+
+
+def segmented(html: str) -> segment.Segmentation:
+    tree = body_of(html)
+    assert tree.body is not None
+    seg = segment.segment(tree.body, min_paragraph_chars=20)
+    seg.tree = tree  # type: ignore[attr-defined]  # keep the nodes' tree alive
+    return seg
+
+
+# ------------------------------------------------------------------------ segment
+
+
+def test_blocks_come_in_document_order_with_their_kind_and_links():
+    seg = segmented(
+        "<div><h2>Heading of the part</h2><p>Text of the first paragraph, long enough.</p>"
+        '<ul><li><a href="/x">Linked item</a></li><li>plain</li></ul></div>'
+    )
+    assert [(b.kind, b.text) for b in seg.blocks] == [
+        ("h2", "Heading of the part"),
+        ("p", "Text of the first paragraph, long enough."),
+        ("li", "Linked item"),
+        ("li", "plain"),
+    ]
+    assert seg.blocks[2].link_chars == len("Linked item")
+    assert seg.blocks[3].link_chars == 0
+    # Each path runs from the outermost block element to the block's own element.
+    for block in seg.blocks:
+        assert block.path[-1] == block.owner
+        assert all(seg.parents[c] == p for p, c in zip(block.path, block.path[1:], strict=False))
+
+
+def test_short_paragraphs_are_filtered_but_short_list_items_are_kept():
+    seg = segmented("<p>tiny</p><ul><li>one</li></ul><p>A paragraph that is long enough.</p>")
+    assert [b.text for b in seg.blocks] == ["one", "A paragraph that is long enough."]
+
+
+def test_data_table_rows_are_blocks_and_layout_tables_are_walked():
+    seg = segmented(
+        "<table><tr><th>Size</th><th>Weight</th></tr><tr><td>10 cm</td><td>2 kg</td></tr></table>"
+        "<table><tr><td><p>A story laid out in a table cell, as old sites do.</p>"
+        "<p>Its second paragraph sits in the same cell of the layout.</p></td></tr></table>"
+    )
+    rows = [b for b in seg.blocks if b.flags & segment.FLAG_ROW]
+    assert len(rows) == 2 and "10 cm" in rows[1].text and "2 kg" in rows[1].text
+    paragraphs = [b for b in seg.blocks if b.kind == "p"]
+    assert len(paragraphs) == 2
+
+
+def test_br_breaks_survive_inside_a_block():
+    seg = segmented("<p>First line of the verse<br>second line of the verse</p>")
+    assert seg.blocks[0].text == "First line of the verse\nsecond line of the verse"
+
+
+def test_depth_guard_lists_too_deep_elements_without_recursion():
+    depth = 5000
+    tree = body_of("<div>" * depth + "deep text at the bottom" + "</div>" * depth)
+    assert tree.body is not None
+    seg = segment.segment(tree.body, min_paragraph_chars=20, max_depth=100)
+    assert seg.too_deep, "an element past max_depth must be listed for flattening"
+    assert "deep text at the bottom" in " ".join(b.text for b in seg.blocks)
+
+
+# ------------------------------------------------------------- density, read off blocks
+
+
+def test_aggregate_counts_match_the_per_node_tally():
+    html = (
+        '<div id="nav"><a href="/a">Home</a> <a href="/b">News</a></div>'
+        f'<div id="story">{"".join(f"<p>{p}</p>" for p in STORY)}</div>'
+    )
+    seg = segmented(html)
+    agg = score.aggregate(seg)
+    tree = body_of(html)
+    assert tree.body is not None
+    tallies = score.tally_tree(tree.body)
+    ids = {node.id: element for element, node in enumerate(seg.nodes) if node.id}
+    story = tallies[tree.css_first("#story").mem_id]
+    assert agg.chars[ids["story"]] == story.chars
+    assert agg.p_chars[ids["story"]] == story.p_chars == story.chars
+    # Blocks join inline runs with a space ("Home News"), the tally does not; the
+    # shares, which is what scoring reads, agree.
+    nav = tallies[tree.css_first("#nav").mem_id]
+    assert agg.a_chars[ids["nav"]] / agg.chars[ids["nav"]] == pytest.approx(
+        nav.a_chars / nav.chars, abs=0.15
+    )
+    # A share can never pass 1: numerator and denominator come from the same blocks.
+    assert np.all(agg.a_chars <= agg.chars) and np.all(agg.p_chars <= agg.chars)
+
+
+def test_selection_picks_the_story_over_the_link_list():
+    seg = segmented(
+        '<div class="menu">' + "".join(f'<a href="/{i}">Section {i}</a> ' for i in range(30))
+        + "</div>"
+        f'<div class="story">{"".join(f"<p>{p}</p>" for p in STORY)}</div>'
+    )
+    sel = select.select_blocks(seg, score.aggregate(seg))
+    assert sel.winner >= 0 and seg.nodes[sel.winner].attributes.get("class") == "story"
+    assert [b.text for b, k in zip(seg.blocks, sel.in_root, strict=True) if k] == STORY
+
+
+def test_kept_html_keeps_a_blockless_image_beside_a_single_kept_paragraph():
+    html = (
+        f'<article id="a"><p>{STORY[0]}</p><img src="/d.png" alt="diagram"></article>'
+        '<aside id="s"><p>A sidebar paragraph that the decision dropped entirely.</p></aside>'
+    )
+    seg = segmented(html)
+    keep = np.array([b.text == STORY[0] for b in seg.blocks])
+    article = next(i for i, n in enumerate(seg.nodes) if n.id == "a")
+    roots = select.kept_html_roots(seg, keep, region=[article])
+    html_out = "".join(r.html or "" for r in roots)
+    assert "diagram" in html_out and STORY[0] in html_out
+    assert "sidebar" not in html_out
+
+
+# --------------------------------------------------------------------------- decide
+
+
+def test_decide_keeps_the_selection_unless_the_model_is_sure():
+    probs = np.array([0.9, 0.35, 0.1, 0.65, 0.95])
+    region = np.array([True, True, True, False, False])
+    chars = np.full(5, 100.0)
+    keep = decide(probs, region, chars, drop_below=0.3, add_above=0.8)
+    # Inside: dropped only below 0.3. Outside: added only from 0.8.
+    assert keep.tolist() == [True, True, False, False, True]
+
+
+def test_decide_falls_back_to_the_selection_when_the_model_keeps_too_little():
+    probs = np.array([0.1, 0.1, 0.1, 0.9])
+    region = np.array([True, True, True, False])
+    chars = np.array([500.0, 500.0, 500.0, 50.0])
+    keep = decide(probs, region, chars, drop_below=0.3, add_above=0.8)
+    assert keep.tolist() == region.tolist()
+
+
+# ------------------------------------------------------------------ tree inference
+
+
+def reference_raw(trees: ObliviousTrees, x: np.ndarray) -> np.ndarray:
+    """Row by row, split by split, the way CatBoost documents oblivious trees."""
+    out = np.zeros(len(x))
+    for row in range(len(x)):
+        total = 0.0
+        for t in range(trees.feature.shape[0]):
+            leaf = 0
+            for d in range(trees.feature.shape[1]):
+                if x[row, trees.feature[t, d]] > trees.border[t, d]:
+                    leaf |= 1 << d
+            total += trees.leaves[t, leaf]
+        out[row] = total * trees.scale + trees.bias
+    return out
+
+
+def test_vectorised_trees_match_the_reference_walk():
+    rng = np.random.default_rng(3)
+    n_trees, depth, n_features = 20, 4, 7
+    trees = ObliviousTrees(
+        rng.integers(0, n_features, (n_trees, depth)).astype(np.int64),
+        rng.normal(size=(n_trees, depth)).astype(np.float32),
+        rng.normal(size=(n_trees, 1 << depth)),
+        0.25,
+        1.5,
+    )
+    x = rng.normal(size=(50, n_features)).astype(np.float32)
+    assert np.allclose(trees.raw(x), reference_raw(trees, x))
+    probs = trees.predict(x)
+    assert np.all((probs > 0) & (probs < 1))
+
+
+def test_packaged_model_loads_and_builds_its_own_feature_width():
+    model = blockmodel.load_model()
+    assert model is not None, "the model file must ship inside the package"
+    assert 0 < model.drop_structured_below <= model.drop_below < 1
+    assert 0 < model.add_above < 1
+    assert int(model.trees.feature.max()) < len(model.names)
+    trace: dict[str, object] = {}
+    html = (
+        "<html><head><title>Library</title></head><body><nav><a href='/'>Home</a></nav>"
+        f"<article>{''.join(f'<p>{p}</p>' for p in STORY)}</article></body></html>"
+    )
+    unchrome.Extractor().extract(html, trace=trace)
+    x = blockmodel.features(
+        trace["seg"], trace["agg"], trace["sel"], trace["ctx"], model.vocab  # type: ignore[arg-type]
+    )
+    assert x.shape == (len(trace["seg"].blocks), len(model.names))  # type: ignore[attr-defined]
+    assert np.isfinite(x).all()
+
+
+def test_a_model_built_for_other_features_is_refused():
+    buffer = io.BytesIO()
+    meta = {
+        "words": [], "stems": [], "tags": [], "text_words": [], "bias": 0.0, "scale": 1.0,
+        "drop_below": 0.5, "drop_structured_below": 0.3, "add_above": 0.5,
+        "names": ["not", "ours"],
+    }  # fmt: skip
+    np.savez(
+        buffer,
+        feature=np.zeros((1, 1), dtype=np.int32),
+        border=np.zeros((1, 1), dtype=np.float32),
+        leaves=np.zeros((1, 2), dtype=np.float32),
+        meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
+    )
+    with pytest.raises(ValueError, match="other features"):
+        blockmodel.load_model(buffer.getvalue())

@@ -1,0 +1,475 @@
+"""Train the block model (src/unchrome/blockmodel.npz) on the WCXB development split.
+
+    pip install -e '.[train]'
+    python tools/train_blockmodel.py prepare                       # segment and label
+    python tools/train_blockmodel.py prepare --suite readability   # the held-out check
+    python tools/train_blockmodel.py cv        # 5-fold cross-validation grouped by domain
+    python tools/train_blockmodel.py fit       # train on every page, write the model file
+
+``prepare`` runs the real pipeline (unchrome's own decode, parse, prune, segment and
+density selection) with the model switched off, so the blocks the model learns from
+are the blocks it sees at run time, and labels every block from the page's hand-checked
+main content (see ``label_blocks``). ``cv`` keeps every domain inside one fold, so a
+fold's score says how the model does on sites it has never seen; it prints the
+benchmark's own metric (page-level word F1 of the assembled text) per page type, for
+the density winner alone and for the model, and the same for a model trained on all of
+WCXB and run on Readability.js's test pages, which it never saw. ``fit`` trains on
+every page with the same settings and exports the trees for blockmodel.ObliviousTrees.
+
+Nothing here runs at extraction time. The data is read from ../shared/data/<suite>
+(or --data) and never copied into the repository; the prepared arrays go to
+bench-out/blockmodel/, which git ignores. The whole run takes about 15 minutes on two
+cores (prepare 1, cv 10, fit 3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import pickle
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from unchrome import bench, blockmodel, extractor, render, segment  # noqa: E402
+from unchrome.blockmodel import ANCESTOR_TAGS, NAME_STEMS  # noqa: E402
+from unchrome.errors import UnchromeError  # noqa: E402
+
+CACHE = ROOT / "bench-out" / "blockmodel"
+MODEL_OUT = ROOT / "src" / "unchrome" / blockmodel.MODEL_FILE
+
+# Class/id words: whole tokens seen on at least this many domains of the dev split,
+# the most widespread first, at most VOCAB_WORDS of them. Words a single site uses
+# are its own naming, not a web convention, and would only memorise that site.
+VOCAB_MIN_DOMAINS = 20
+VOCAB_WORDS = 400
+# Words of short blocks and headings ("share", "related", "reply", "sign"): seen on at
+# least this many domains, the most widespread first.
+TEXT_VOCAB_MIN_DOMAINS = 15
+TEXT_VOCAB_WORDS = 300
+
+# A block counts as main content when at least half of its word trigrams are in it.
+LABEL_SHARE = 0.5
+# Each page weighs the same in total (word F1 is averaged over pages); inside a page a
+# block weighs by its words plus this floor (a one-word heading still counts a little).
+WEIGHT_FLOOR = 2.0
+
+# CatBoost's oblivious trees: same cross-validated F1 as LightGBM's leaf-wise trees on
+# this data (0.861 both), and an oblivious tree is evaluated for every block with one
+# gather and one comparison (blockmodel.ObliviousTrees).
+CATBOOST = {
+    "iterations": 400,
+    "depth": 6,
+    "learning_rate": 0.1,
+    "l2_leaf_reg": 3.0,
+    "random_seed": 7,
+    "thread_count": 2,
+    "verbose": 0,
+    "allow_writing_files": False,
+}
+# blockmodel.decide's thresholds, from the grid that `cv` prints.
+DROP_STRUCTURED_BELOW = 0.3
+DROP_BELOW = 0.6
+ADD_ABOVE = 0.6
+# (drop structured below, drop other below, add above)
+GRID = (
+    (0.5, 0.5, 0.5), (0.3, 0.3, 0.6), (0.3, 0.5, 0.6), (0.3, 0.6, 0.6), (0.3, 0.7, 0.6),
+    (0.6, 0.6, 0.6), (0.3, 0.6, 0.7), (0.3, 0.6, 0.8), (0.2, 0.6, 0.6), (0.4, 0.6, 0.6),
+)
+
+_SPLIT = re.compile(r"[^a-z0-9]+")
+_TOKEN = re.compile(r"\w+")
+
+
+# --------------------------------------------------------------------------- data
+
+
+def domain_of(page: bench.Page, files: dict[str, dict[str, str]]) -> str:
+    known = (files.get(page.file_id) or {}).get("domain")
+    if known:
+        return known
+    host = urlsplit(page.url or "").hostname or page.file_id
+    return host.removeprefix("www.")
+
+
+def class_words(pages: list[bench.Page], domains: list[str]) -> list[str]:
+    from selectolax.lexbor import LexborHTMLParser
+
+    from unchrome.decode import decode
+
+    seen_on: dict[str, set[str]] = {}
+    for page, dom in zip(pages, domains, strict=True):
+        tree = LexborHTMLParser(decode(page.read_html()).text)
+        tokens: set[str] = set()
+        for node in tree.css("[class], [id]"):
+            attrs = node.attributes
+            names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
+            tokens.update(t for t in _SPLIT.split(names) if len(t) >= 2 and not t.isdigit())
+        for token in tokens:
+            seen_on.setdefault(token, set()).add(dom)
+    return _most_widespread(seen_on, VOCAB_MIN_DOMAINS, VOCAB_WORDS)
+
+
+def text_words(records: list[dict[str, Any]]) -> list[str]:
+    seen_on: dict[str, set[str]] = {}
+    for record in records:
+        for kind, text in zip(record["kinds"], record["texts"], strict=True):
+            if len(text) >= 80:
+                continue
+            words = _TOKEN.findall(text.lower())
+            if not words or (len(words) > blockmodel.SAYS_MAX_WORDS and kind[0] != "h"):
+                continue
+            for word in words:
+                if not word.isdigit():
+                    seen_on.setdefault(word, set()).add(record["domain"])
+    return _most_widespread(seen_on, TEXT_VOCAB_MIN_DOMAINS, TEXT_VOCAB_WORDS)
+
+
+def _most_widespread(seen_on: dict[str, set[str]], minimum: int, limit: int) -> list[str]:
+    ranked = sorted(
+        ((len(d), w) for w, d in seen_on.items() if len(d) >= minimum),
+        key=lambda x: (-x[0], x[1]),
+    )
+    return [w for _, w in ranked[:limit]]
+
+
+def label_blocks(texts: list[str], truth: str) -> tuple[np.ndarray, np.ndarray]:
+    """(share of the block found in the main content, token count) per block.
+
+    A block of three or more tokens is labelled by the share of its word trigrams found
+    in the main content. Shorter blocks ("Share", "Contact us", a one-word heading) are
+    found in almost any text on their own, so they count only when they appear in the
+    main content next to the words of a neighbouring block.
+    """
+    gold = _TOKEN.findall(truth.lower())
+    grams3 = set(zip(gold, gold[1:], gold[2:], strict=False))
+    grams4 = set(zip(gold, gold[1:], gold[2:], gold[3:], strict=False))
+    singles = set(gold)
+    toks = [_TOKEN.findall(t.lower()) for t in texts]
+    labels = np.zeros(len(texts), dtype=np.float32)
+    counts = np.array([len(t) for t in toks], dtype=np.float32)
+    for i, t in enumerate(toks):
+        if len(t) >= 3:
+            grams = list(zip(t, t[1:], t[2:], strict=False))
+            labels[i] = sum(g in grams3 for g in grams) / len(grams)
+            continue
+        if not t or not all(w in singles for w in t):
+            continue
+        prev = toks[i - 1][-2:] if i > 0 else []
+        nxt = toks[i + 1][:2] if i + 1 < len(toks) else []
+        hit = False
+        for seq in (prev + t, t + nxt):
+            if len(seq) == 3:
+                hit |= tuple(seq) in grams3
+            elif len(seq) == 4:
+                hit |= tuple(seq) in grams4
+        labels[i] = 1.0 if hit else 0.0
+    return labels, counts
+
+
+def readability_pages(data: Path) -> list[bench.Page]:
+    """Readability.js's test pages as benchmark pages: the truth is the text of its
+    expected.html (Readability's own output, so this measures agreement with it)."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    pages = []
+    for folder in sorted((data / "test-pages").iterdir()):
+        expected, source = folder / "expected.html", folder / "source.html"
+        if not expected.is_file() or not source.is_file():
+            continue
+        tree = LexborHTMLParser(expected.read_text(encoding="utf-8"))
+        truth = tree.body.text(separator=" ") if tree.body is not None else ""
+        pages.append(
+            bench.Page(folder.name, "article", "http://fakehost/test/page.html", source,
+                       truth, (), ())
+        )
+    return pages
+
+
+def prepare(args: argparse.Namespace) -> None:
+    started = time.perf_counter()
+    if args.suite == "readability":
+        data = Path(args.data) if args.data else ROOT.parent / "shared" / "data" / "readability"
+        pages = readability_pages(data)
+        domains = [p.file_id for p in pages]
+        vocab = segment.Vocabulary(*load("wcxb")["vocab"])
+    else:
+        data = bench.resolve_data_dir(args.data)
+        pages, _ = bench.load_pages(data, "dev")
+        meta_path = data / "metadata.json"
+        files = json.loads(meta_path.read_text())["files"] if meta_path.is_file() else {}
+        domains = [domain_of(p, files) for p in pages]
+        vocab = segment.Vocabulary(class_words(pages, domains), list(NAME_STEMS),
+                                   list(ANCESTOR_TAGS))
+    # Text-word columns come last and are added once their vocabulary is known.
+    structural = segment.Vocabulary(vocab.words, vocab.stems, vocab.tags)
+    extractor.TRACE_VOCAB = structural
+    records, xs = [], []
+    for index, page in enumerate(pages):
+        raw = page.html_path.read_bytes() if args.suite == "readability" else page.read_html()
+        trace: dict[str, Any] = {}
+        text = ""
+        with contextlib.suppress(UnchromeError):
+            text = extractor.DEFAULT_EXTRACTOR.extract(raw, url=page.url, trace=trace).text
+        fallback = trace.get("fallback")
+        seg = trace.get("seg")
+        if seg is not None and seg.blocks and fallback is None:
+            x = blockmodel.features(seg, trace["agg"], trace["sel"], trace["ctx"], structural)
+            blocks = seg.blocks
+        else:
+            x = np.zeros((0, len(blockmodel.feature_names(structural))), dtype=np.float32)
+            blocks = []
+        texts = [b.text for b in blocks]
+        labels, counts = label_blocks(texts, page.truth)
+        xs.append(x)
+        records.append({
+            "id": page.file_id, "type": page.page_type, "domain": domains[index],
+            "truth": page.truth, "baseline_text": text, "fallback": fallback,
+            "kinds": [b.kind for b in blocks], "texts": texts,
+            "labels": labels, "counts": counts,
+        })  # fmt: skip
+        if (index + 1) % 250 == 0:
+            print(f"prepared {index + 1}/{len(pages)}", flush=True)
+    extractor.TRACE_VOCAB = None
+    if args.suite != "readability":
+        vocab = segment.Vocabulary(vocab.words, vocab.stems, vocab.tags, text_words(records))
+    for index, record in enumerate(records):
+        says, under = blockmodel.text_word_columns(_shells(record), vocab)
+        xs[index] = np.hstack([xs[index], says, under]).astype(np.float32)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with (CACHE / f"{args.suite}.pkl").open("wb") as fh:
+        pickle.dump({"vocab": (vocab.words, vocab.stems, vocab.tags, vocab.text_words),
+                     "records": records, "xs": xs}, fh)
+    print(f"prepared {len(pages)} pages, {sum(len(x) for x in xs)} blocks "
+          f"in {time.perf_counter() - started:.0f} s")
+
+
+def _shells(record: dict[str, Any]) -> list[segment.Block]:
+    return [segment.Block(k, t, -1, 0, 0, 0, 0) for k, t in
+            zip(record["kinds"], record["texts"], strict=True)]
+
+
+def load(suite: str) -> dict[str, Any]:
+    with (CACHE / f"{suite}.pkl").open("rb") as fh:
+        return pickle.load(fh)
+
+
+def arrays(cache: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    records = cache["records"]
+    x = np.vstack(cache["xs"])
+    y = (np.concatenate([r["labels"] for r in records]) >= LABEL_SHARE).astype(np.int32)
+    counts = np.concatenate([r["counts"] for r in records])
+    page = np.concatenate([np.full(len(r["labels"]), i) for i, r in enumerate(records)])
+    totals = np.bincount(page, weights=counts + WEIGHT_FLOOR, minlength=len(records))
+    weight = (counts + WEIGHT_FLOOR) / totals[page]
+    return x, y, weight, page
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def assemble(record: dict[str, Any], keep: np.ndarray) -> str:
+    """The text the extractor outputs when it keeps these blocks."""
+    if record["fallback"] is not None:
+        return record["fallback"]
+    if not record["kinds"]:
+        return record["baseline_text"]
+    kept = [b for b, k in zip(_shells(record), keep, strict=True) if k]
+    return render.blocks_text(kept)
+
+
+def page_scores(
+    records: list[dict[str, Any]],
+    texts: list[str],
+    snippets: dict[str, tuple[str, ...]] | None = None,
+) -> dict[str, float]:
+    """Mean word F1 per page type, and with ``snippets`` the share of pages (of those
+    that have any) whose text shows one of their boilerplate snippets ("without")."""
+    by_type: dict[str, list[float]] = {}
+    hits: list[bool] = []
+    for record, text in zip(records, texts, strict=True):
+        f1, _, _ = bench.score_text(text, record["truth"])
+        by_type.setdefault(record["type"], []).append(f1)
+        by_type.setdefault("all", []).append(f1)
+        if snippets and snippets.get(record["id"]):
+            normalised = bench.normalise_snippet(text)
+            hits.append(any(bench.normalise_snippet(s) in normalised
+                            for s in snippets[record["id"]]))
+    scores = {t: sum(v) / len(v) for t, v in by_type.items()}
+    if hits:
+        scores["without"] = sum(hits) / len(hits)
+    return scores
+
+
+def model_texts(
+    records: list[dict[str, Any]],
+    xs: list[np.ndarray],
+    probs: np.ndarray,
+    thresholds: tuple[float, float, float] | None = None,
+) -> list[str]:
+    """What the extractor outputs for these probabilities (blockmodel.decide), under
+    (drop structured below, drop other below, add above)."""
+    structured, other, add_above = thresholds or (DROP_STRUCTURED_BELOW, DROP_BELOW, ADD_ABOVE)
+    offsets = np.cumsum([0] + [len(r["labels"]) for r in records])
+    in_root = blockmodel.BLOCK_FEATURES.index("in_root")
+    noise = blockmodel.BLOCK_FEATURES.index("link_noise")
+    page_features = len(blockmodel.BLOCK_FEATURES) + len(blockmodel.KINDS) + 1 + len(
+        blockmodel.NEIGHBOUR_FEATURES)
+    orphan = page_features + blockmodel.PAGE_FEATURES.index("orphan")
+    winner_p = page_features + blockmodel.PAGE_FEATURES.index("winner_p")
+    texts = []
+    for i, (record, x) in enumerate(zip(records, xs, strict=True)):
+        page_probs = probs[offsets[i]: offsets[i + 1]]
+        if len(x):
+            region = (x[:, in_root] > 0) & (x[:, noise] == 0)
+            chars = np.array([len(t) for t in record["texts"]])
+            story = x[0, orphan] == 0 and x[0, winner_p] >= blockmodel.STORY_P_SHARE
+            drop_below = blockmodel.drop_thresholds(_shells(record), structured, other)
+            keep = blockmodel.decide(page_probs, region, chars, drop_below, add_above, story)
+        else:
+            keep = page_probs >= add_above
+        texts.append(assemble(record, keep))
+    return texts
+
+
+def print_rows(rows: dict[str, dict[str, float]]) -> None:
+    types = ["all", *bench.PAGE_TYPES, "without"]
+    print("".ljust(22) + "".join(t[:8].rjust(9) for t in types))
+    for name, scores in rows.items():
+        print(name.ljust(22) + "".join(
+            f"{scores[t]:9.3f}" if t in scores else " " * 9 for t in types))
+
+
+def train(x: np.ndarray, y: np.ndarray, w: np.ndarray, params: dict[str, Any]):  # type: ignore[no-untyped-def]
+    from catboost import CatBoostClassifier
+
+    model = CatBoostClassifier(**params)
+    model.fit(x, y, sample_weight=w)
+    return model
+
+
+def cross_validate(args: argparse.Namespace) -> None:
+    from sklearn.model_selection import GroupKFold
+
+    cache = load("wcxb")
+    records = cache["records"]
+    x, y, w, page = arrays(cache)
+    domains = np.array([records[i]["domain"] for i in page])
+    oof = np.zeros(len(y))
+    started = time.perf_counter()
+    for fold, (train_rows, test_rows) in enumerate(
+        GroupKFold(n_splits=args.folds).split(x, y, domains)
+    ):
+        model = train(x[train_rows], y[train_rows], w[train_rows], CATBOOST)
+        oof[test_rows] = model.predict_proba(x[test_rows])[:, 1]
+        print(f"fold {fold}: {time.perf_counter() - started:.0f} s", flush=True)
+    np.save(CACHE / "oof.npy", oof)
+    if (CACHE / "readability.pkl").is_file():
+        held = load("readability")
+        model = train(x, y, w, CATBOOST)
+        hx = np.vstack(held["xs"]) if held["xs"] else np.zeros((0, x.shape[1]))
+        probs = model.predict_proba(hx)[:, 1] if len(hx) else np.zeros(0)
+        np.save(CACHE / "readability_probs.npy", probs)
+    grid(args)
+
+
+def grid(args: argparse.Namespace) -> None:
+    """The tables of ``cv`` from its saved predictions: the density selection alone,
+    and the model under each set of blockmodel.decide thresholds."""
+    cache = load("wcxb")
+    records = cache["records"]
+    data = bench.resolve_data_dir(args.data)
+    snippets = {p.file_id: p.without_snippets for p in bench.load_pages(data, "dev")[0]}
+    oof = np.load(CACHE / "oof.npy")
+    rows = {"density selection": page_scores(
+        records, [r["baseline_text"] for r in records], snippets)}
+    for thresholds in GRID:
+        rows["model {:.1f} {:.1f} {:.1f}".format(*thresholds)] = page_scores(
+            records, model_texts(records, cache["xs"], oof, thresholds), snippets)
+    print("WCXB dev, out of fold (domains unseen in training): word F1 and the share of")
+    print("pages showing a boilerplate snippet; model <drop structured below> <drop other")
+    print("below> <add above>:")
+    print_rows(rows)
+    if (CACHE / "readability_probs.npy").is_file():
+        held = load("readability")
+        probs = np.load(CACHE / "readability_probs.npy")
+        hrecs = held["records"]
+        rows = {"density selection": page_scores(hrecs, [r["baseline_text"] for r in hrecs])}
+        for thresholds in GRID:
+            rows["model {:.1f} {:.1f} {:.1f}".format(*thresholds)] = page_scores(
+                hrecs, model_texts(hrecs, held["xs"], probs, thresholds))
+        print("Readability.js test pages (agreement with its output), model trained on WCXB:")
+        print_rows(rows)
+
+
+def fit(args: argparse.Namespace) -> None:
+    cache = load("wcxb")
+    x, y, w, _ = arrays(cache)
+    model = train(x, y, w, CATBOOST)
+    vocab = segment.Vocabulary(*cache["vocab"])
+    export(model, vocab, MODEL_OUT, check=x[:2000])
+    print(f"wrote {MODEL_OUT.relative_to(ROOT)} ({MODEL_OUT.stat().st_size} bytes)")
+
+
+def export(model, vocab: segment.Vocabulary, path: Path,  # type: ignore[no-untyped-def]
+           check: np.ndarray) -> None:
+    """CatBoost's oblivious trees as arrays for blockmodel.ObliviousTrees, checked
+    against CatBoost's own raw predictions on ``check``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        dumped = Path(tmp) / "model.json"
+        model.save_model(str(dumped), format="json")
+        data = json.loads(dumped.read_text())
+    flat = [f["flat_feature_index"] for f in data["features_info"]["float_features"]]
+    trees = data["oblivious_trees"]
+    depth = max(len(t["splits"]) for t in trees)
+    feature = np.zeros((len(trees), depth), dtype=np.int32)
+    border = np.full((len(trees), depth), np.inf, dtype=np.float32)
+    leaves = np.zeros((len(trees), 1 << depth), dtype=np.float64)
+    for i, tree in enumerate(trees):
+        for j, split in enumerate(tree["splits"]):
+            feature[i, j] = flat[split["float_feature_index"]]
+            border[i, j] = split["border"]
+        values = tree["leaf_values"]
+        leaves[i, : len(values)] = values
+    scale, bias = data["scale_and_bias"]
+    bias = float(bias[0] if isinstance(bias, list) else bias)
+    ours = blockmodel.ObliviousTrees(feature.astype(np.int64), border, leaves, bias, scale)
+    theirs = model.predict(check, prediction_type="RawFormulaVal")
+    if not np.allclose(ours.raw(check.astype(np.float32)), theirs, atol=1e-4):
+        raise AssertionError("exported trees disagree with CatBoost's predictions")
+    meta = {
+        "words": vocab.words, "stems": vocab.stems, "tags": vocab.tags,
+        "text_words": vocab.text_words, "bias": bias, "scale": scale,
+        "drop_below": DROP_BELOW, "drop_structured_below": DROP_STRUCTURED_BELOW,
+        "add_above": ADD_ABOVE,
+        "names": blockmodel.feature_names(vocab),
+        "trained_on": "WCXB dev split (CC-BY-4.0), tools/train_blockmodel.py",
+    }  # fmt: skip
+    np.savez_compressed(
+        path, feature=feature, border=border, leaves=leaves.astype(np.float32),
+        meta=np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("step", choices=("prepare", "cv", "grid", "fit"))
+    parser.add_argument("--suite", choices=("wcxb", "readability"), default="wcxb")
+    parser.add_argument("--data", help="data directory (default ../shared/data/<suite>)")
+    parser.add_argument("--folds", type=int, default=5)
+    args = parser.parse_args()
+    {"prepare": prepare, "cv": cross_validate, "grid": grid, "fit": fit}[args.step](args)
+
+
+if __name__ == "__main__":
+    main()
