@@ -664,3 +664,21 @@ def test_hidden_tab_panels_stay_but_hidden_widgets_go():
     assert "pip install twilio" in text and "npm install twilio" in text
     assert "Run the Go sample" in text
     assert "Subscribe to our newsletter" not in text
+
+
+@pytest.mark.parametrize("segment_id", ["S:0", "S:7", "S:2e"])
+def test_react_streamed_segment_parked_hidden_is_the_body(segment_id: str):
+    # React streaming SSR parks resolved content in <div hidden id="S:..."> until its
+    # script moves it; the ids count in hexadecimal, so "S:2e" is one as well.
+    links = "".join(f'<li><a href="/s/{i}">Another section of the site, number {i}</a></li>'
+                    for i in range(60))
+    html = page(
+        f'<div class="directory"><ul>{links}</ul></div>'
+        f'<div id="B:0"><p>Loading…</p></div><div hidden id="{segment_id}">{story_html()}</div>'
+    )
+    tree = LexborHTMLParser(html)
+    # Most of the page's text is elsewhere: only the id saves the hidden story.
+    assert len(tree.css_first("ul").text()) > len(tree.css_first("[hidden]").text()) * 1.5
+    result = unchrome.extract(html)
+    for paragraph in STORY:
+        assert paragraph in result.text

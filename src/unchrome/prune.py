@@ -32,7 +32,8 @@ _PANEL = re.compile(
     r"(?:^|[^a-z0-9])(?:tab[-_]?(?:pane|panel|content)\w*|accordion[-_]?(?:panel|content|body|collapse)\w*)",
     re.I,
 )
-_REACT_SEGMENT = re.compile(r"S:\d+$")
+# React Fizz numbers its streamed segments in hexadecimal ("S:0" ... "S:2e").
+_REACT_SEGMENT = re.compile(r"S:[0-9a-f]+$")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 # Class/id tokens of widgets that are never main content. Tokens are matched at word
