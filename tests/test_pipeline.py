@@ -682,3 +682,42 @@ def test_react_streamed_segment_parked_hidden_is_the_body(segment_id: str):
     result = unchrome.extract(html)
     for paragraph in STORY:
         assert paragraph in result.text
+
+
+def test_hidden_prose_block_is_kept_but_hidden_menus_and_popups_go():
+    # A product description parked in a deferred, display:none block is content; a
+    # hidden menu (mostly links) and a short hidden pop-up are not.
+    menu = "".join(f'<li><a href="/c/{i}">Category number {i}</a></li>' for i in range(40))
+    teasers = "".join(
+        f"<p>Teaser {i}: a short line about another story elsewhere on the site.</p>"
+        for i in range(40)
+    )
+    html = page(
+        f'<div style="display:none" class="drawer"><ul>{menu}</ul></div>'
+        '<div hidden class="popup"><p>Sign up for our newsletter and get ten percent off.</p></div>'
+        f'<div class="deferred" style="display: none">{story_html(STORY + STORY[::-1])}</div>'
+        f'<aside class="related-posts">{teasers}</aside>'
+    )
+    tree = LexborHTMLParser(html)
+    # The story is not most of the page: only its prose saves it.
+    assert len(tree.css_first(".deferred").text()) < 0.4 * len(tree.body.text())
+    result = unchrome.extract(html)
+    for paragraph in STORY:
+        assert paragraph in result.text
+    assert "newsletter" not in result.text
+    assert "Category number 7" not in result.text
+
+
+def test_thin_product_page_falls_back_to_json_ld_description():
+    description = (
+        "Hand-thrown stoneware mug with a speckled white glaze, 350 ml, dishwasher and "
+        "microwave safe. Each piece is made in our studio, so the speckles and the shape "
+        "vary a little from mug to mug; allow two weeks for us to make and ship yours."
+    )
+    ld = (
+        '<script type="application/ld+json">{"@context": "https://schema.org", '
+        f'"@type": "Product", "name": "Speckle mug", "description": "{description}"}}</script>'
+    )
+    html = page('<div id="app"><p>Loading the shop…</p></div>', head=f"<title>Mug</title>{ld}")
+    result = unchrome.extract(html)
+    assert description in result.text

@@ -79,12 +79,16 @@ def arc_xp_body(scripts: list[str]) -> str | None:
 
 
 def json_ld_body(json_ld: list[dict[str, Any]]) -> str | None:
-    """HTML from the longest schema.org ``articleBody`` / ``text`` in JSON-LD."""
+    """HTML from the longest schema.org ``articleBody`` / ``text`` in JSON-LD, or a
+    Product's ``description``: the product pages that render client-side keep their
+    description there and show little else in the DOM."""
     best = ""
     for item in json_ld:
         if not isinstance(item, dict):
             continue
-        for key in ("articleBody", "text"):
+        kind = item.get("@type")
+        product = "Product" in kind if isinstance(kind, list) else kind == "Product"
+        for key in ("articleBody", "text", "description") if product else ("articleBody", "text"):
             value = item.get(key)
             if isinstance(value, str) and len(value) > len(best):
                 best = value

@@ -214,6 +214,12 @@ def _text_length(node: LexborNode) -> int:
     return len(node.text(deep=True, strip=True, skip_empty=True))
 
 
+# A hidden element holding this much text with few links is content that a script
+# reveals (a product's description in a collapsed or deferred block, a size guide in a
+# drawer), not a widget: menus are mostly links, pop-ups short.
+HIDDEN_PROSE_MIN_CHARS = 1000
+HIDDEN_PROSE_MAX_LINK_SHARE = 0.2
+
 # Candidates for the hidden check, selected in C; the style test is confirmed in Python.
 _HIDDEN_SELECTOR = '[hidden], [aria-hidden="true"], [style*="none" i], [style*="hidden" i]'
 
@@ -236,7 +242,15 @@ def _is_hidden(node: LexborNode, widget_max_chars: float) -> bool:
     # specifications.
     if attrs.get("role") == "tabpanel" or _PANEL.search(attrs.get("class") or ""):
         return False
-    return _text_length(node) <= widget_max_chars
+    size = _text_length(node)
+    if size > widget_max_chars:
+        return False
+    prose = size >= HIDDEN_PROSE_MIN_CHARS
+    return not (prose and _link_chars(node) < HIDDEN_PROSE_MAX_LINK_SHARE * size)
+
+
+def _link_chars(node: LexborNode) -> int:
+    return sum(len(a.text(deep=True, strip=True, skip_empty=True)) for a in node.css("a"))
 
 
 def _is_nav_landmark(node: LexborNode) -> bool:
