@@ -459,20 +459,29 @@ def text_word_columns(blocks: list[Block], vocab: Vocabulary) -> tuple[np.ndarra
     if not size:
         return says, under
     index = vocab.text_index
-    heading: list[int] = []
+    headings = _HEADINGS
+    # (first block, heading words) per stretch under one heading; filled at the end.
+    stretches: list[tuple[int, list[int]]] = []
+    said_rows: list[int] = []
+    said_words: list[int] = []
     for i, b in enumerate(blocks):
-        if heading:
-            under[i, heading] = 1.0
-        if len(b.text) >= 80:
-            if b.kind in _HEADINGS:
-                heading = []
+        text = b.text
+        if len(text) >= 80:
+            if b.kind in headings:
+                stretches.append((i + 1, []))
             continue
-        words = _WORD.findall(b.text.lower())
+        words = _WORD.findall(text.lower())
         hits = [index[w] for w in words if w in index]
         if hits and len(words) <= SAYS_MAX_WORDS:
-            says[i, hits] = 1.0
-        if b.kind in _HEADINGS:
-            heading = hits
+            said_rows += [i] * len(hits)
+            said_words += hits
+        if b.kind in headings:
+            stretches.append((i + 1, hits))
+    says[said_rows, said_words] = 1.0
+    for k, (start, hits) in enumerate(stretches):
+        if hits:
+            end = stretches[k + 1][0] if k + 1 < len(stretches) else n
+            under[start:end, hits] = 1.0
     return says, under
 
 
