@@ -75,7 +75,7 @@ class _TraceModel:
 class _Content:
     """The main content found by one pass: its text, and its HTML roots on demand."""
 
-    __slots__ = ("_build", "_roots", "heading", "text")
+    __slots__ = ("_build", "_roots", "comment_sections", "heading", "text")
 
     def __init__(
         self,
@@ -87,6 +87,8 @@ class _Content:
         self.text = text
         # The headline taken out of the body text; Markdown still opens with it.
         self.heading = heading
+        # Comment sections pruned on the way (see Extractor.extract's retry).
+        self.comment_sections = 0
         self._roots = roots
         self._build = build
 
@@ -210,13 +212,18 @@ class Extractor:
         deadline.check("metadata")
 
         content = self._main_content(tree, meta, url, deadline, trace=trace)
-        if not cfg.include_comments and (
-            _is_discussion(meta.json_ld)
-            or (len(content.text) < COMMENTS_RETRY_CHARS and not _is_product(meta))
+        if (
+            not cfg.include_comments
+            and content.comment_sections
+            and (
+                _is_discussion(meta.json_ld)
+                or (len(content.text) < COMMENTS_RETRY_CHARS and not _is_product(meta))
+            )
         ):
             # Forums and Q&A pages keep their posts in elements named "comment": when
             # the page without its comment sections has little left, or says it is a
-            # discussion, the comments are the content. Parse again to get them back.
+            # discussion, the comments are the content. Parse again to get them back
+            # (when any were pruned: otherwise the second pass would be the first).
             tree = parse(text, max_depth=None if scoring else cfg.max_depth, guarded=True)
             retry_trace: dict[str, Any] | None = {} if trace is not None else None
             retry = self._main_content(
@@ -309,7 +316,7 @@ class Extractor:
         """Prune, then select the main content and render its text."""
         cfg = self.config
         title = meta.title
-        prune.prune_page(
+        pruned = prune.prune_page(
             tree,
             include_comments=cfg.include_comments if include_comments is None else include_comments,
             exclude_selector=cfg.exclude_selector,
@@ -331,7 +338,9 @@ class Extractor:
                 if roots
                 else ""
             )
-            return _Content(text, title if title_dropped else None, roots)
+            content = _Content(text, title if title_dropped else None, roots)
+            content.comment_sections = pruned.comment_sections
+            return content
 
         seg = segment.segment(
             body,
@@ -366,12 +375,14 @@ class Extractor:
         text = render.blocks_text([b for b, k in zip(seg.blocks, keep, strict=True) if k])
         title_owner = [seg.blocks[title_index].owner] if title_index >= 0 else []
         heading = seg.blocks[title_index].text if title_index >= 0 else None
-        return _Content(
+        content = _Content(
             text,
             heading,
             None,
             partial(select.kept_html_roots, seg, keep, title_owner, sel.roots),
         )
+        content.comment_sections = pruned.comment_sections
+        return content
 
     def _model(self) -> blockmodel.BlockModel | _TraceModel | None:
         cfg = self.config

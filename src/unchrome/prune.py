@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from .parse import LexborHTMLParser, LexborNode
 
@@ -258,9 +259,13 @@ def _is_nav_landmark(node: LexborNode) -> bool:
 
 
 def _named_noise(
-    nodes: list[LexborNode], include_comments: bool, widget_max_chars: float
+    nodes: list[LexborNode],
+    include_comments: bool,
+    widget_max_chars: float,
+    comments: list[LexborNode],
 ) -> list[LexborNode]:
-    """The elements whose class or id words mark them as widgets.
+    """The elements whose class or id words mark them as widgets (the comment
+    sections among them also go to ``comments``).
 
     This loop sees most elements of a page (1,200 at the median), so the common case,
     a cached NOT_NOISE verdict, is decided inline with one attribute read and one dict
@@ -282,6 +287,8 @@ def _named_noise(
             # A comment thread or a consent centre may outweigh the story: size says
             # nothing.
             doomed.append(node)
+            if verdict == COMMENTS:
+                comments.append(node)
             continue
         size = _text_length(node)
         if verdict == NOISE_UNLESS_WRAPPER and size >= LAYOUT_WRAPPER_MIN_TEXT:
@@ -294,21 +301,29 @@ def _named_noise(
     return doomed
 
 
+@dataclass(frozen=True, slots=True)
+class Pruned:
+    removed: int  # elements removed
+    # Comment sections among them: with none, pruning with include_comments=True
+    # removes exactly the same elements (the only verdict that flag changes).
+    comment_sections: int
+
+
 def prune_page(
     tree: LexborHTMLParser,
     *,
     include_comments: bool = False,
     exclude_selector: str | None = None,
     should_remove: Callable[[LexborNode], bool] | None = None,
-) -> int:
-    """Remove never-content elements from the whole document; return how many.
+) -> Pruned:
+    """Remove never-content elements from the whole document; say how many.
 
     Each pass queries the tree afresh after the previous one decomposed its matches:
     a node list taken before a decompose may point into freed subtrees.
     """
     body = tree.body
     if body is None:
-        return 0
+        return Pruned(0, 0)
     removed = 0
     if exclude_selector:
         removed += _decompose_all(tree.css(exclude_selector))
@@ -319,12 +334,13 @@ def prune_page(
         [n for n in body.css(_HIDDEN_SELECTOR) if _is_hidden(n, widget_max_chars)]
     )
     removed += _decompose_all([n for n in body.css("[role]") if _is_nav_landmark(n)])
+    comments: list[LexborNode] = []
     removed += _decompose_all(
-        _named_noise(body.css("[class], [id]"), include_comments, widget_max_chars)
+        _named_noise(body.css("[class], [id]"), include_comments, widget_max_chars, comments)
     )
     if should_remove is not None:
         removed += _decompose_all([n for n in body.traverse() if should_remove(n)])
-    return removed
+    return Pruned(removed, len(comments))
 
 
 def _decompose_all(nodes: list[LexborNode]) -> int:
