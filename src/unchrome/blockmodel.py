@@ -22,7 +22,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
@@ -244,25 +244,46 @@ def features(
             / np.maximum(sizes, 1)[:, None]
         )
 
-    # Lengths, links, repeated shapes and texts of every block.
+    # Lengths, links, kinds, depths, ancestors, repeated shapes and texts of every
+    # block, in one pass (python lists, turned into arrays once).
     shapes: dict[tuple[str, int, int], int] = {}
     texts: dict[str, int] = {}
     shape_keys = []
-    for i, b in enumerate(blocks):
+    lengths: list[int] = []
+    links: list[int] = []
+    kind_list: list[int] = []
+    flag_list: list[int] = []
+    depth_list: list[int] = []
+    up: tuple[list[int], list[int], list[int]] = ([], [], [])
+    kind_index = _KIND_INDEX
+    other_kind = len(KINDS)
+    for b in blocks:
         text = b.text
-        length = len(text)
-        stats[i, 0] = length
-        stats[i, 2] = b.link_chars / length
-        key = (b.kind, b.near_mask, len(b.path))
+        path = b.path
+        levels = len(path)
+        lengths.append(len(text))
+        links.append(b.link_chars)
+        kind_list.append(kind_index.get(b.kind, other_kind))
+        flag_list.append(b.flags)
+        depth_list.append(levels)
+        up[0].append(path[-1] if levels >= 1 else -1)
+        up[1].append(path[-2] if levels >= 2 else -1)
+        up[2].append(path[-3] if levels >= 3 else -1)
+        key = (b.kind, b.near_mask, levels)
         shapes[key] = shapes.get(key, 0) + 1
         shape_keys.append(key)
         texts[text] = texts.get(text, 0) + 1
+    if n:
+        stats[:, 0] = lengths
+        stats[:, 2] = np.asarray(links, dtype=np.float64) / stats[:, 0]
 
     # Word statistics of the wanted blocks: the dearest Python loop.
     word_stats = []
     for i, sample in zip(wanted, samples, strict=True):
         text = blocks[i].text
         length = len(text)
+        # Per block: str.translate has a fast path for ASCII strings, which most
+        # blocks are; one call over all samples joined took twice as long.
         words = sample.lower().translate(_SPACE_PUNCT).split()
         # Chinese and Japanese write no spaces: each Han or kana character counts as a
         # word, or a Japanese paragraph would read as one very long word (a menu label).
@@ -283,9 +304,9 @@ def features(
         stats[wanted, 6:] = table[:, 1:]
     chars = stats[:, 0]
     total_chars = chars.sum() or 1.0
-    kinds = np.fromiter((_KIND_INDEX.get(b.kind, len(KINDS)) for b in blocks), np.int64, n)
-    flags = np.fromiter((b.flags for b in blocks), np.int64, n)
-    depth = np.fromiter((len(b.path) for b in blocks), np.float64, n)
+    kinds = np.array(kind_list, dtype=np.int64)
+    flags = np.array(flag_list, dtype=np.int64)
+    depth = np.array(depth_list, dtype=np.float64)
 
     page_chars = float(agg.chars[0]) + 1.0 if len(agg.chars) else 1.0
     scores = agg.score()
@@ -294,9 +315,7 @@ def features(
     win_score = win_score or 1.0
 
     def ancestor(level: int) -> np.ndarray:
-        return np.fromiter(
-            (b.path[-level] if len(b.path) >= level else -1 for b in blocks), np.int64, n
-        )
+        return np.array(up[level - 1], dtype=np.int64)
 
     def element_stats(elements: np.ndarray) -> list[np.ndarray]:
         missing = elements < 0
@@ -335,8 +354,8 @@ def features(
             (flags & FLAG_ROW) > 0,
             np.arange(n) / max(n, 1),
             (np.cumsum(chars) - chars) / total_chars,
-            np.fromiter((shapes[k] for k in shape_keys), np.float64, n) / max(n, 1),
-            np.fromiter((texts[b.text] for b in blocks), np.float64, n),
+            np.array([shapes[k] for k in shape_keys], dtype=np.float64) / max(n, 1),
+            np.array([texts[b.text] for b in blocks], dtype=np.float64),
             path_best,
             *element_stats(ancestor(1)),
             *element_stats(ancestor(2)),
@@ -350,7 +369,7 @@ def features(
     log_chars = block_rows[:, 0]
     link = block_rows[:, 2]
     in_root = sel.in_root.astype(np.float64)
-    heading = np.isin(kinds, _HEADING_KINDS).astype(np.float64)
+    heading = _IS_HEADING[kinds]
     neighbours = np.column_stack(
         [
             _shifted(log_chars, 1),
@@ -398,7 +417,12 @@ def features(
     page_block = np.broadcast_to(np.asarray(page_row), (n, len(page_row)))
 
     masks = _unpack_masks(blocks, vocab.size)
-    says, under = text_word_columns(blocks, vocab)
+    says, under = text_word_columns(
+        blocks,
+        vocab,
+        None if columns is None else _tested_words(vocab, columns.astype(np.int64).tobytes()),
+        None if rows is None else set(wanted),
+    )
     parts = [block_rows, kind_onehot, neighbours, page_block, masks, says, under]
     if rows is not None:
         parts = [part[rows] for part in parts]
@@ -415,7 +439,8 @@ def features(
     return out
 
 
-_HEADING_KINDS = [_KIND_INDEX[h] for h in sorted(_HEADINGS)]
+_IS_HEADING = np.zeros(len(KINDS) + 1)
+_IS_HEADING[[_KIND_INDEX[h] for h in _HEADINGS]] = 1.0
 
 
 def _shifted(a: np.ndarray, by: int) -> np.ndarray:
@@ -449,16 +474,40 @@ def _runs(a: np.ndarray) -> np.ndarray:
 SAYS_MAX_WORDS = 6
 
 
-def text_word_columns(blocks: list[Block], vocab: Vocabulary) -> tuple[np.ndarray, np.ndarray]:
+@lru_cache(maxsize=8)
+def _tested_words(vocab: Vocabulary, columns: bytes) -> dict[str, int]:
+    """The text words whose "says" or "under" column is among ``columns``."""
+    wanted = set(np.frombuffer(columns, dtype=np.int64).tolist())
+    size = len(vocab.text_words)
+    says = len(feature_names(vocab)) - 2 * size
+    return {
+        word: i
+        for word, i in vocab.text_index.items()
+        if says + i in wanted or says + size + i in wanted
+    }
+
+
+def text_word_columns(
+    blocks: list[Block],
+    vocab: Vocabulary,
+    index: dict[str, int] | None = None,
+    rows: set[int] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Words of short blocks ("Share", "Read more", "Sign up") and of the heading a
-    block sits under ("Related posts", "Comments"), over a vocabulary of such words."""
+    block sits under ("Related posts", "Comments"), over a vocabulary of such words.
+
+    ``index`` (word -> column) may hold only some of the vocabulary: the columns of the
+    others stay 0, and inference, which reads only the words its trees test, looks up
+    fewer words. With ``rows``, the "says" columns are filled for those blocks only
+    (headings are read everywhere: the blocks under them need their words)."""
     n = len(blocks)
     size = len(vocab.text_words)
     says = np.zeros((n, size))
     under = np.zeros((n, size))
     if not size:
         return says, under
-    index = vocab.text_index
+    if index is None:
+        index = vocab.text_index
     headings = _HEADINGS
     # (first block, heading words) per stretch under one heading; filled at the end.
     stretches: list[tuple[int, list[int]]] = []
@@ -469,6 +518,8 @@ def text_word_columns(blocks: list[Block], vocab: Vocabulary) -> tuple[np.ndarra
         if len(text) >= 80:
             if b.kind in headings:
                 stretches.append((i + 1, []))
+            continue
+        if rows is not None and i not in rows and b.kind not in headings:
             continue
         words = _WORD.findall(text.lower())
         hits = [index[w] for w in words if w in index]
