@@ -673,11 +673,12 @@ def test_react_streamed_segment_parked_hidden_is_the_body(segment_id: str):
     links = "".join(f'<li><a href="/s/{i}">Another section of the site, number {i}</a></li>'
                     for i in range(60))
     html = page(
-        f'<div class="directory"><ul>{links}</ul></div>'
+        f'<div role="navigation"><ul>{links}</ul></div>'
         f'<div id="B:0"><p>Loading…</p></div><div hidden id="{segment_id}">{story_html()}</div>'
     )
     tree = LexborHTMLParser(html)
-    # Most of the page's text is elsewhere: only the id saves the hidden story.
+    # Most of the page's text is elsewhere (a menu pruned later): only the id saves
+    # the hidden story.
     assert len(tree.css_first("ul").text()) > len(tree.css_first("[hidden]").text()) * 1.5
     result = unchrome.extract(html)
     for paragraph in STORY:

@@ -11,17 +11,20 @@ from pathlib import Path
 import pytest
 
 # Floors: F1 measured with `python -m unchrome.bench` on the dev split, minus 0.01
-# (measured: all 0.852, article 0.938, documentation 0.927, service 0.828,
-# forum 0.794, listing 0.680, collection 0.663, product 0.636).
-OVERALL_FLOOR = 0.842
+# (measured: all 0.888, article 0.962, documentation 0.947, service 0.855,
+# forum 0.829, listing 0.775, collection 0.734, product 0.698). The block model was
+# trained on these pages: out of fold (tools/train_blockmodel.py cv, domains unseen in
+# training) the same pipeline measures all 0.866, and these floors guard the shipped
+# pipeline against regressions, not its accuracy on new sites.
+OVERALL_FLOOR = 0.878
 TYPE_FLOORS: dict[str, float] = {
-    "article": 0.928,
-    "documentation": 0.917,
-    "service": 0.818,
-    "forum": 0.784,
-    "listing": 0.670,
-    "collection": 0.653,
-    "product": 0.626,
+    "article": 0.952,
+    "documentation": 0.937,
+    "service": 0.845,
+    "forum": 0.819,
+    "listing": 0.765,
+    "collection": 0.724,
+    "product": 0.688,
 }
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wcxb"
@@ -68,3 +71,16 @@ def test_per_type_word_f1_floor(run, page_type):
 def test_every_page_type_has_a_floor(run):
     pages, _ = run
     assert {p.page_type for p in pages} <= set(TYPE_FLOORS)
+
+
+# Share of pages (of those with boilerplate snippets) whose text shows one of them.
+# Measured 0.093 with the same command (trafilatura 2.3.1: 0.169); held at that
+# figure plus 0.01.
+WITHOUT_PAGES_CEILING = 0.103
+
+
+def test_boilerplate_snippets_stay_rare(run):
+    summary = _summary(run)
+    assert summary.without_pages <= WITHOUT_PAGES_CEILING, (
+        f"boilerplate found on {summary.without_pages:.3f} of pages > {WITHOUT_PAGES_CEILING}"
+    )
