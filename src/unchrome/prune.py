@@ -158,6 +158,24 @@ _VERDICTS: tuple[dict[str, int], dict[str, int]] = ({}, {})
 _VERDICT_CACHE_MAX = 1 << 16
 
 
+# (consent, noise, content words, comments), for any names and for the ASCII path.
+_PATTERNS = (_CONSENT, _NOISE, _CONTENT_WORDS, _COMMENTS)
+_ASCII_PATTERNS = (_CONSENT_ASCII, _NOISE_ASCII, _CONTENT_WORDS_ASCII, _COMMENTS_ASCII)
+
+
+def _verdict(
+    text: str, include_comments: bool, patterns: tuple[re.Pattern[str], ...]
+) -> int:
+    consent, noise, content, comments = patterns
+    if consent.search(text):
+        return ALWAYS_NOISE
+    if noise.search(text):
+        return NOISE_UNLESS_WRAPPER if content.search(text) else NOISE
+    if not include_comments and comments.search(text):
+        return COMMENTS
+    return NOT_NOISE
+
+
 def _names_verdict(names: str, include_comments: bool) -> int:
     """What the class and id words say. Cached: a page repeats its class strings
     hundreds of times and sites of one CMS share them, so the regexes run once per
@@ -181,22 +199,10 @@ def _names_verdict(names: str, include_comments: bool) -> int:
         text = " " + names.lower()
         if not (_WIDGET_ASCII.search(text) or "signature" in text):
             verdict = NOT_NOISE
-        elif _CONSENT_ASCII.search(text):
-            verdict = ALWAYS_NOISE
-        elif _NOISE_ASCII.search(text):
-            verdict = NOISE_UNLESS_WRAPPER if _CONTENT_WORDS_ASCII.search(text) else NOISE
-        elif not include_comments and _COMMENTS_ASCII.search(text):
-            verdict = COMMENTS
         else:
-            verdict = NOT_NOISE
-    elif _CONSENT.search(names):
-        verdict = ALWAYS_NOISE
-    elif _NOISE.search(names):
-        verdict = NOISE_UNLESS_WRAPPER if _CONTENT_WORDS.search(names) else NOISE
-    elif not include_comments and _COMMENTS.search(names):
-        verdict = COMMENTS
+            verdict = _verdict(text, include_comments, _ASCII_PATTERNS)
     else:
-        verdict = NOT_NOISE
+        verdict = _verdict(names, include_comments, _PATTERNS)
     if len(cache) >= _VERDICT_CACHE_MAX:
         cache.clear()
     cache[names] = verdict
