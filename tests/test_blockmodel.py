@@ -227,3 +227,14 @@ def test_a_model_built_for_other_features_is_refused():
     )
     with pytest.raises(ValueError, match="other features"):
         blockmodel.load_model(buffer.getvalue())
+
+
+def test_pages_past_the_block_cap_keep_the_selection_without_running_the_model(monkeypatch):
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("features built for a page past MAX_MODEL_BLOCKS")
+
+    monkeypatch.setattr(blockmodel, "MAX_MODEL_BLOCKS", 50)
+    monkeypatch.setattr(blockmodel, "features", refuse)
+    items = "".join(f"<li>Item number {i} of a long list</li>" for i in range(80))
+    result = unchrome.extract(f"<html><body><article><ul>{items}</ul></article></body></html>")
+    assert result.text.count("Item number") == 80

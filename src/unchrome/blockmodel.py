@@ -608,6 +608,10 @@ def _sigmoid(raw: np.ndarray) -> np.ndarray:
 
 
 WINNER_GUARD_SHARE = 0.5
+# Above this many blocks the model is not run and the density selection stands. The
+# WCXB dev pages hold at most 1,664 blocks (99.9th percentile 1,329); a hostile page of
+# 400,000 one-word list items made the feature matrices take 5.8 GB and 30 s.
+MAX_MODEL_BLOCKS = 5000
 # A winner holding at least this share of its text in <p> is a story: complete in
 # itself, so nothing outside it is added. Cost 0.001 of out-of-fold word F1 on WCXB
 # listing pages (0.722 -> 0.721, no other type moved) when measured, and keeps the
@@ -715,6 +719,9 @@ class BlockModel:
     ) -> np.ndarray:
         """Which blocks are main content (see ``decide``)."""
         region = sel.in_root & ~sel.noise
+        if len(seg.blocks) > MAX_MODEL_BLOCKS:
+            return region
+
         story = is_story(agg, sel)
         # Beside a story nothing outside the selection can join: only its blocks need
         # the model (on WCXB article pages, about a third of the blocks).
