@@ -43,7 +43,10 @@ def render_text(
     for root in roots:
         blocks.extend(
             segment(
-                root, min_paragraph_chars=min_paragraph_chars, include_tables=include_tables
+                root,
+                None,
+                min_paragraph_chars=min_paragraph_chars,
+                include_tables=include_tables,
             ).blocks
         )
     return blocks_text(blocks)

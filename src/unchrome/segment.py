@@ -173,7 +173,7 @@ EMPTY_VOCABULARY = Vocabulary()
 
 def segment(
     root: LexborNode,
-    vocab: Vocabulary = EMPTY_VOCABULARY,
+    vocab: Vocabulary | None = EMPTY_VOCABULARY,
     *,
     min_paragraph_chars: int,
     include_tables: bool = True,
@@ -183,25 +183,27 @@ def segment(
 
     The walk keeps an explicit stack and is the depth guard of this path: an element
     at ``max_depth`` is read as plain text and listed in ``too_deep`` for the caller to
-    flatten (parse.flatten).
+    flatten (parse.flatten). With ``vocab=None`` only the blocks' kinds and texts are
+    wanted (render.render_text): no element's class and id are read.
     """
     seg = Segmentation()
     blocks = seg.blocks
     nodes, tags, parents, chrome = seg.nodes, seg.tags, seg.parents, seg.chrome
-    tag_bits = vocab.tag_bits
-    names_of = vocab.names
+    tag_bits = vocab.tag_bits if vocab is not None else {}
+    names_of = vocab.names if vocab is not None else None
     buf: list[str] = []
 
     def open_element(node: LexborNode, tag: str, parent: int) -> tuple[int, int]:
         """Register a block element; return (its id, its own mask)."""
-        attrs = node.attributes
-        cls = attrs.get("class")
-        ident = attrs.get("id")
         mask = tag_bits.get(tag, 0)
         named_chrome = False
-        if cls or ident:
-            words, named_chrome = names_of(f"{cls or ''} {ident or ''}")
-            mask |= words
+        if names_of is not None:
+            attrs = node.attributes
+            cls = attrs.get("class")
+            ident = attrs.get("id")
+            if cls or ident:
+                words, named_chrome = names_of(f"{cls or ''} {ident or ''}")
+                mask |= words
         nodes.append(node)
         tags.append(tag)
         parents.append(parent)
