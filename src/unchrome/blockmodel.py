@@ -24,7 +24,6 @@ import re
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -124,8 +123,6 @@ _KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 _WORD = re.compile(r"\w+")
-# str.translate tables that delete a class of characters: the length difference
-# counts them in C, far cheaper than a regex per block.
 # Character classes for the punctuation, digit and capital shares: one column each,
 # looked up by code point (the Basic Multilingual Plane; code points past it are none).
 _CLASS_TABLE = np.zeros((0x10000, 3), dtype=np.uint8)
@@ -155,16 +152,6 @@ class PageContext:
     title: str | None = None
     og_type: str | None = None
     ld_types: set[str] = field(default_factory=set)
-
-
-def ld_types_of(json_ld: list[dict[str, Any]]) -> set[str]:
-    types: set[str] = set()
-    for item in json_ld:
-        kind = item.get("@type")
-        for name in kind if isinstance(kind, list) else [kind]:
-            if isinstance(name, str):
-                types.add(name.lower())
-    return types
 
 
 # --------------------------------------------------------------------------- features

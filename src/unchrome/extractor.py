@@ -90,12 +90,13 @@ class _Content:
         heading: str | None,
         roots: list[LexborNode] | None,
         build: Callable[[], list[LexborNode]] | None = None,
+        comment_sections: int = 0,
     ) -> None:
         self.text = text
         # The headline taken out of the body text; Markdown still opens with it.
         self.heading = heading
         # Comment sections pruned on the way (see Extractor.extract's retry).
-        self.comment_sections = 0
+        self.comment_sections = comment_sections
         self._roots = roots
         self._build = build
 
@@ -345,9 +346,12 @@ class Extractor:
                 if roots
                 else ""
             )
-            content = _Content(text, title if title_dropped else None, roots)
-            content.comment_sections = pruned.comment_sections
-            return content
+            return _Content(
+                text,
+                title if title_dropped else None,
+                roots,
+                comment_sections=pruned.comment_sections,
+            )
 
         seg = segment.segment(
             body,
@@ -363,7 +367,7 @@ class Extractor:
             url=url,
             title=title,
             og_type=meta.og_type,
-            ld_types=blockmodel.ld_types_of(meta.json_ld),
+            ld_types={t for item in meta.json_ld for t in metadata.ld_types(item)},
         )
         if trace is not None:
             trace.update(seg=seg, agg=agg, sel=sel, ctx=ctx)
@@ -382,14 +386,13 @@ class Extractor:
         text = render.blocks_text([b for b, k in zip(seg.blocks, keep, strict=True) if k])
         title_owner = [seg.blocks[title_index].owner] if title_index >= 0 else []
         heading = seg.blocks[title_index].text if title_index >= 0 else None
-        content = _Content(
+        return _Content(
             text,
             heading,
             None,
             partial(select.kept_html_roots, seg, keep, title_owner, sel.roots),
+            comment_sections=pruned.comment_sections,
         )
-        content.comment_sections = pruned.comment_sections
-        return content
 
     def _model(self) -> blockmodel.BlockModel | _TraceModel | None:
         cfg = self.config
@@ -541,12 +544,7 @@ def _is_product(meta: metadata.Metadata) -> bool:
     """A product page: its "comments" are customer reviews, never the content."""
     if meta.og_type and "product" in meta.og_type.lower():
         return True
-    return any(_has_type(item, "Product") for item in meta.json_ld)
-
-
-def _has_type(item: dict[str, Any], name: str) -> bool:
-    kind = item.get("@type")
-    return name in kind if isinstance(kind, list) else kind == name
+    return any(fallbacks.has_type(item, "Product") for item in meta.json_ld)
 
 
 def _page_text(tree: LexborHTMLParser) -> str:

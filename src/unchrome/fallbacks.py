@@ -78,6 +78,12 @@ def arc_xp_body(scripts: list[str]) -> str | None:
     return None
 
 
+def has_type(item: dict[str, Any], name: str) -> bool:
+    """Whether a JSON-LD object's ``@type`` (a string or a list of them) is ``name``."""
+    kind = item.get("@type")
+    return name in kind if isinstance(kind, list) else kind == name
+
+
 def json_ld_body(json_ld: list[dict[str, Any]]) -> str | None:
     """HTML from the longest schema.org ``articleBody`` / ``text`` in JSON-LD, or a
     Product's ``description``: the product pages that render client-side keep their
@@ -86,8 +92,7 @@ def json_ld_body(json_ld: list[dict[str, Any]]) -> str | None:
     for item in json_ld:
         if not isinstance(item, dict):
             continue
-        kind = item.get("@type")
-        product = "Product" in kind if isinstance(kind, list) else kind == "Product"
+        product = has_type(item, "Product")
         for key in ("articleBody", "text", "description") if product else ("articleBody", "text"):
             value = item.get(key)
             if isinstance(value, str) and len(value) > len(best):

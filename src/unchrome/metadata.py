@@ -264,7 +264,7 @@ def _read_json_ld(nodes: Iterable[LexborNode]) -> list[dict[str, Any]]:
     return objects
 
 
-def _ld_types(obj: dict[str, Any]) -> list[str]:
+def ld_types(obj: dict[str, Any]) -> list[str]:
     """``@type`` as casefolded bare names ("http://schema.org/NewsArticle" -> "newsarticle")."""
     raw = obj.get("@type")
     types = raw if isinstance(raw, list) else [raw]
@@ -282,8 +282,8 @@ class _LD:
             if isinstance(oid, str) and len(obj) > 1:
                 self.by_id.setdefault(oid, obj)
         self.article = next(
-            (o for o in objects if any(t in _ARTICLE_TYPES for t in _ld_types(o))), None
-        ) or next((o for o in objects if any(t in _SECONDARY_TYPES for t in _ld_types(o))), None)
+            (o for o in objects if any(t in _ARTICLE_TYPES for t in ld_types(o))), None
+        ) or next((o for o in objects if any(t in _SECONDARY_TYPES for t in ld_types(o))), None)
 
     def deref(self, value: Any) -> Any:
         """Follow ``{"@id": ...}`` stubs (Yoast-style graphs) to the full node."""

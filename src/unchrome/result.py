@@ -28,8 +28,8 @@ class Rendering:
     audios: list[Media] = field(default_factory=list)
 
 
-# Fields computed on first access; each is also an __init__ argument.
-_LAZY = ("markdown", "html", "images", "links", "videos", "audios")
+# Media lists computed on first access with the HTML; each is also an __init__ argument.
+_MEDIA = ("images", "links", "videos", "audios")
 
 
 @dataclass
@@ -74,35 +74,27 @@ class Result:
     ) -> None:
         if isinstance(markdown, str):
             self._markdown = markdown
-        given = (html, images, links, videos, audios)
-        if self._render_html is None or any(
-            isinstance(v, str | list) and not isinstance(v, property) for v in given
-        ):
-            self._rendering = Rendering(
-                html if isinstance(html, str) else "",
-                *(list(v) if isinstance(v, list) else [] for v in given[1:]),
-            )
+        media = (images, links, videos, audios)
+        if self._render_html is None or html is not None or any(m is not None for m in media):
+            # Given (or nothing to render from): no lazy rendering.
+            self._rendering = Rendering(html or "", *(list(m or []) for m in media))
 
     def to_dict(self) -> dict[str, Any]:
-        ordered: dict[str, Any] = {}
-        for f in fields(self):
-            if f.name.startswith("_"):
-                continue
-            value = getattr(self, f.name)
-            if isinstance(value, list):
-                value = [vars(m).copy() if isinstance(m, Media) else m for m in value]
-            ordered[f.name] = value
-        # InitVar fields are not dataclass fields: put the lazy ones where they belong.
+        # The lazy values are InitVars, not dataclass fields: each goes where it was
+        # declared (markdown before text, html after it, the media after has_body).
         out: dict[str, Any] = {}
-        for key, value in ordered.items():
-            if key == "text":
+        for f in fields(self):
+            name = f.name
+            if name.startswith("_"):
+                continue
+            if name == "text":
                 out["markdown"] = self.markdown
-            out[key] = value
-            if key == "text":
+            out[name] = getattr(self, name)
+            if name == "text":
                 out["html"] = self.html
-            if key == "has_body":
-                for name in ("images", "links", "videos", "audios"):
-                    out[name] = [_media_dict(m) for m in getattr(self, name)]
+            elif name == "has_body":
+                for media in _MEDIA:
+                    out[media] = [_media_dict(m) for m in getattr(self, media)]
         return out
 
     def to_json(self, *, indent: int | None = None) -> str:
@@ -149,8 +141,6 @@ def _lazy_part(name: str) -> property:
         return getattr(_rendering(self), name)
 
     def set_(self: Result, value: Any) -> None:
-        if isinstance(value, property):  # the class default seen by __init__
-            return
         setattr(_rendering(self), name, value)
 
     return property(get, set_)
@@ -159,5 +149,5 @@ def _lazy_part(name: str) -> property:
 # Installed after the dataclass is built, so that these names stay __init__ arguments
 # (InitVar) while reads go through the lazy renderers.
 Result.markdown = property(_markdown, _set_markdown)  # type: ignore[assignment,method-assign]
-for _name in _LAZY[1:]:
+for _name in ("html", *_MEDIA):
     setattr(Result, _name, _lazy_part(_name))

@@ -180,9 +180,6 @@ def tally_tree(
 
 # --------------------------------------------------------------------------- blocks
 
-CANDIDATE_TAG_LIST = tuple(sorted(CANDIDATE_TAGS))
-
-
 @dataclass(slots=True)
 class Aggregate:
     """Per-element sums over the blocks each element holds (numpy arrays by element id),

@@ -92,14 +92,6 @@ def with_siblings(winner: LexborNode, tallies: dict[int, Tally], ratio: float) -
 
 def prune_link_noise(winner: LexborNode, tallies: dict[int, Tally]) -> int:
     """Remove navigation-like blocks inside the winner; return how many."""
-    doomed = link_noise(winner, tallies)
-    for gone in doomed:
-        gone.decompose()
-    return len(doomed)
-
-
-def link_noise(winner: LexborNode, tallies: dict[int, Tally]) -> list[LexborNode]:
-    """The navigation-like blocks inside the winner, outermost only, in document order."""
     top = tallies.get(winner.mem_id)
     total = top.chars if top is not None else 0
     # Cards are the content of a listing; in a story they are "related posts" teasers.
@@ -151,7 +143,9 @@ def link_noise(winner: LexborNode, tallies: dict[int, Tally]) -> list[LexborNode
                 node = child
                 continue
         node = next_after_subtree(node, stack)
-    return doomed
+    for gone in doomed:
+        gone.decompose()
+    return len(doomed)
 
 
 # A heading this short is no evidence of being the title ("News", "Overview").
@@ -165,22 +159,30 @@ def drop_title_heading(roots: list[LexborNode], title: str) -> bool:
     dev split the hand-made main content leaves the title out on 500 of the 521
     article pages whose extracted text started with it.
     """
-    wanted = " ".join(title.split()).casefold()
+    wanted = _headline_key(title)
     if len(wanted) < TITLE_MIN_CHARS:
         return False
     for root in roots:
         heading = root if root.tag == "h1" else root.css_first("h1")
         if heading is None:
             continue
-        found = " ".join(heading.text(deep=True, separator=" ").split()).casefold()
-        repeats = len(found) >= TITLE_MIN_CHARS and (
-            wanted.startswith(found) or found.startswith(wanted)
-        )
+        repeats = _repeats_title(wanted, heading.text(deep=True, separator=" "))
         if repeats and heading is not root:
             heading.decompose()
             return True
         return False
     return False
+
+
+def _headline_key(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _repeats_title(wanted: str, heading: str) -> bool:
+    """Whether a heading's text repeats the title (``wanted``, from _headline_key):
+    one starts with the other, and the heading is long enough to be evidence."""
+    found = _headline_key(heading)
+    return len(found) >= TITLE_MIN_CHARS and (wanted.startswith(found) or found.startswith(wanted))
 
 
 # --------------------------------------------------------------------------- blocks
@@ -205,13 +207,12 @@ class Selection:
     orphan: bool  # no candidate held half of the page: the roots are the page
     in_root: np.ndarray  # per block
     noise: np.ndarray  # per block: inside a link list or named chrome of the roots
-    root_of: np.ndarray  # per element: the root holding it, or -1
 
 
 def select_blocks(seg: Segmentation, agg: Aggregate) -> Selection:
     """Winner, merged siblings and in-winner link lists, from the block sums.
 
-    The same rules as select_body / with_siblings / link_noise on the tally walk, read
+    The same rules as select_body / with_siblings / prune_link_noise on the tally walk, read
     off the per-element sums instead of a walk of the tree.
     """
     n = len(seg.blocks)
@@ -220,7 +221,7 @@ def select_blocks(seg: Segmentation, agg: Aggregate) -> Selection:
     parents = seg.parents
     if not elements:
         nothing = np.zeros(n, dtype=bool)
-        return Selection(-1, [], True, nothing, nothing, np.zeros(0, dtype=np.int64))
+        return Selection(-1, [], True, nothing, nothing)
     scores = agg.score()
     candidate = np.fromiter((t in CANDIDATE_TAGS for t in tags), dtype=bool, count=elements)
     candidate[0] = False  # the segmented root is the body: never a candidate
@@ -254,13 +255,13 @@ def select_blocks(seg: Segmentation, agg: Aggregate) -> Selection:
             agg.block_of, weights=(root_of >= 0)[agg.element_of], minlength=n
         ) > 0
         noise = np.bincount(agg.block_of, weights=doomed[agg.element_of], minlength=n) > 0
-    return Selection(winner, roots, orphan, in_root, noise, root_of)
+    return Selection(winner, roots, orphan, in_root, noise)
 
 
 def _noise_elements(
     seg: Segmentation, agg: Aggregate, root_of: np.ndarray, roots: set[int]
 ) -> np.ndarray:
-    """Per element: a navigation-like block inside a root (see link_noise)."""
+    """Per element: a navigation-like block inside a root (see prune_link_noise)."""
     elements = len(seg.nodes)
     doomed = np.zeros(elements, dtype=bool)
     inside = np.flatnonzero(root_of >= 0)
@@ -378,17 +379,13 @@ def title_block(seg: Segmentation, in_root: np.ndarray, title: str) -> int:
     dev split the hand-made main content leaves the title out on 500 of the 521
     article pages whose extracted text started with it.
     """
-    wanted = " ".join(title.split()).casefold()
+    wanted = _headline_key(title)
     if len(wanted) < TITLE_MIN_CHARS:
         return -1
     for index, block in enumerate(seg.blocks):
         if block.kind != "h1" or not in_root[index]:
             continue
-        found = " ".join(block.text.split()).casefold()
-        repeats = len(found) >= TITLE_MIN_CHARS and (
-            wanted.startswith(found) or found.startswith(wanted)
-        )
-        return index if repeats else -1
+        return index if _repeats_title(wanted, block.text) else -1
     return -1
 
 
