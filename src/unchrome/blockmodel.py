@@ -123,17 +123,23 @@ _KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 _WORD = re.compile(r"\w+")
-# Character classes for the punctuation, digit and capital shares: one column each,
-# looked up by code point (the Basic Multilingual Plane; code points past it are none).
-_CLASS_TABLE = np.zeros((0x10000, 3), dtype=np.uint8)
-_CLASS_TABLE[[ord(c) for c in ".,;:!?。、！？"], 0] = 1
-_CLASS_TABLE[[ord(c) for c in "0123456789"], 1] = 1
-_CLASS_TABLE[[ord(c) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"], 2] = 1
+# Character classes for the punctuation, digit and capital shares, looked up by code
+# point (the Basic Multilingual Plane; code points past it are none): 0 none,
+# 1 punctuation, 2 digit, 3 capital. A one-dimensional table: gathering rows of a
+# (code point, class) table took 1.1 ms for 52,000 characters, this 0.07 ms.
+_CLASS_OF = np.zeros(0x10000, dtype=np.uint8)
+_CLASS_OF[[ord(c) for c in ".,;:!?。、！？"]] = 1
+_CLASS_OF[[ord(c) for c in "0123456789"]] = 2
+_CLASS_OF[[ord(c) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]] = 3
 
 
-def _char_classes(text: str) -> np.ndarray:
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    return _CLASS_TABLE[np.minimum(codes, 0xFFFF)]
+def _class_counts(samples: list[str], sizes: np.ndarray) -> np.ndarray:
+    """Punctuation, digit and capital counts of each sample: shape (samples, 3)."""
+    codes = np.frombuffer("".join(samples).encode("utf-32-le", "surrogatepass"), np.uint32)
+    classes = _CLASS_OF[np.minimum(codes, 0xFFFF).astype(np.intp)]
+    sample_of = np.repeat(np.arange(len(samples)), sizes)
+    counts = np.bincount(sample_of * 4 + classes, minlength=4 * len(samples))
+    return counts.reshape(len(samples), 4)[:, 1:]
 
 
 _SPACE_PUNCT = str.maketrans({c: " " for c in ".,;:!?()[]{}\"'“”‘’«»/|·•—–-…。、！？"})
@@ -222,14 +228,9 @@ def features(
     # one array of code points classed by a lookup table, summed per block.
     samples = [blocks[i].text[:STATS_SAMPLE_CHARS] for i in wanted]
     sizes = np.fromiter(map(len, samples), np.int64, len(samples))
-    classes = _char_classes("".join(samples))
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]) if len(samples) else sizes
     stats = np.zeros((n, 12), dtype=np.float64)
-    if len(samples) and len(classes):
-        stats[wanted, 3:6] = (
-            np.add.reduceat(classes, starts, axis=0, dtype=np.int64)
-            / np.maximum(sizes, 1)[:, None]
-        )
+    if len(samples):
+        stats[wanted, 3:6] = _class_counts(samples, sizes) / np.maximum(sizes, 1)[:, None]
 
     # Lengths, links, kinds, depths, ancestors, repeated shapes and texts of every
     # block, in one pass (python lists, turned into arrays once).

@@ -261,7 +261,7 @@ def _link_chars(node: LexborNode) -> int:
 
 
 def _is_nav_landmark(node: LexborNode) -> bool:
-    return node.tag not in _EXEMPT_TAGS and node.attributes.get("role") in _NAV_ROLES
+    return node.tag not in _EXEMPT_TAGS and node.attrs.get("role") in _NAV_ROLES
 
 
 def _named_noise(
@@ -274,14 +274,16 @@ def _named_noise(
     sections among them also go to ``comments``).
 
     This loop sees most elements of a page (1,200 at the median), so the common case,
-    a cached NOT_NOISE verdict, is decided inline with one attribute read and one dict
+    a cached NOT_NOISE verdict, is decided inline with two attribute reads and one dict
     lookup; a helper call per element cost a third of the stage.
     """
     cache = _VERDICTS[include_comments]
     doomed: list[LexborNode] = []
     for node in nodes:
-        attrs = node.attributes
-        names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}"
+        # attrs.get and .id look one attribute up in C; .attributes builds a dict of
+        # all of them (same values on all 195,821 elements of every tenth dev page).
+        attrs = node.attrs
+        names = f"{attrs.get('class') or ''} {node.id or ''}"
         verdict = cache.get(names)
         if verdict is None:
             verdict = _names_verdict(names, include_comments)

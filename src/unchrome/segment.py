@@ -198,9 +198,8 @@ def segment(
         mask = tag_bits.get(tag, 0)
         named_chrome = False
         if names_of is not None:
-            attrs = node.attributes
-            cls = attrs.get("class")
-            ident = attrs.get("id")
+            cls = node.attrs.get("class")  # one lookup in C, no dict of all attributes
+            ident = node.id
             if cls or ident:
                 words, named_chrome = names_of(f"{cls or ''} {ident or ''}")
                 mask |= words
@@ -221,9 +220,9 @@ def segment(
     link_chars = 0
 
     def flush() -> None:
+        # Callers test ``buf`` first: two flushes in three found it empty, and the
+        # call alone cost more than the test.
         nonlocal link_chars
-        if not buf:
-            return
         raw = "".join(buf)
         buf.clear()
         chars = link_chars
@@ -254,7 +253,8 @@ def segment(
         elif tag == "br":
             buf.append(BR)
         elif tag == "pre" or (tag == "table" and is_data_table(node)):
-            flush()
+            if buf:
+                flush()
             element, own = open_element(node, tag, path[-1] if path else -1)
             block_near = own | parent_own
             block_far = far | own
@@ -272,7 +272,7 @@ def segment(
             pass
         else:
             is_block = tag in BLOCK_TAGS or "-" in tag
-            if is_block:
+            if is_block and buf:
                 flush()
             child = node.child
             if child is not None and len(stack) + 2 >= max_depth:
@@ -312,7 +312,7 @@ def segment(
                 break
             outer = stack.pop()
             node = outer[0]
-            if kind != outer[1] or (node.tag or "") in BLOCK_TAGS:
+            if buf and (kind != outer[1] or (node.tag or "") in BLOCK_TAGS):
                 flush()
             _, kind, owner, near, far, flags, in_a, parent_own, depth = outer
             del path[depth:]
