@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import time
 from collections.abc import Callable
 from functools import partial
@@ -61,12 +60,6 @@ COMMENTS_RETRY_CHARS = 600
 # thin pages, where a longer embedded body replaces the DOM text: app shells such as
 # Discourse show 100-300 characters of chrome around an empty thread.
 THIN_BODY_CHARS = 600
-
-
-# Strings without which fallbacks.embedded_body can only find the JSON-LD body: the
-# Arc XP script, Discourse's preloaded data, Next.js's data script, <noscript>.
-_EMBEDDED_MARKERS = ("Fusion.globalContent", "data-preloaded", "__NEXT_DATA__")
-_NOSCRIPT = re.compile("<noscript", re.I)
 
 
 # Set by the training tool: segment with this vocabulary and keep the density
@@ -438,7 +431,7 @@ class Extractor:
         # the page again rather than copy every script up front, and only when the
         # markup names one of the formats that need the tree (a thin page is one in
         # six on WCXB dev, and most of them hold none).
-        if any(marker in text for marker in _EMBEDDED_MARKERS) or _NOSCRIPT.search(text):
+        if fallbacks.names_tree_format(text):
             tree = parse(text, max_depth=None, guarded=True)
             body_html = fallbacks.embedded_body(tree, json_ld)
         else:

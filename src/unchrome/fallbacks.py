@@ -188,6 +188,19 @@ def noscript_body(tree: LexborHTMLParser) -> str | None:
     return best.inner_html if best is not None else None
 
 
+# Strings without which embedded_body can only find the JSON-LD body: the Arc XP
+# script, Discourse's preloaded data, Next.js's data script, <noscript>.
+_TREE_MARKERS = ("Fusion.globalContent", "data-preloaded", "__NEXT_DATA__")
+_NOSCRIPT = re.compile("<noscript", re.I)
+
+
+def names_tree_format(markup: str) -> bool:
+    """Whether the page names a format that embedded_body reads from the parsed tree;
+    when it names none, json_ld_body alone finds what embedded_body would, without
+    parsing the page again."""
+    return any(marker in markup for marker in _TREE_MARKERS) or bool(_NOSCRIPT.search(markup))
+
+
 def embedded_body(tree: LexborHTMLParser, json_ld: list[dict[str, Any]]) -> str | None:
     """The first embedded body found, in order of how precisely its format is known."""
     scripts = [
