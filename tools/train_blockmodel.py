@@ -4,6 +4,7 @@
     python tools/train_blockmodel.py prepare                       # segment and label
     python tools/train_blockmodel.py prepare --suite readability   # the held-out check
     python tools/train_blockmodel.py cv        # 5-fold cross-validation grouped by domain
+    python tools/train_blockmodel.py cv --seed 11   # the same with another random seed
     python tools/train_blockmodel.py fit       # train on every page, write the model file
 
 ``prepare`` runs the real pipeline (unchrome's own decode, parse, prune, segment and
@@ -15,6 +16,9 @@ benchmark's own metric (page-level word F1 of the assembled text) per page type,
 the density winner alone and for the model, and the same for a model trained on all of
 WCXB and run on Readability.js's test pages, which it never saw. ``fit`` trains on
 every page with the same settings and exports the trees for blockmodel.ObliviousTrees.
+``--seed`` changes CatBoost's random seed (shipped: 7). Two seeds give the noise floor an
+experiment must clear: with seeds 7 and 11, out-of-fold F1 per type moved by up to
+0.02 on collection pages and about 0.005 on the others, with the same data and folds.
 
 Nothing here runs at extraction time. The data is read from ../shared/data/<suite>
 (or --data) and never copied into the repository; the prepared arrays go to
@@ -350,10 +354,10 @@ def print_rows(rows: dict[str, dict[str, float]]) -> None:
             f"{scores[t]:9.3f}" if t in scores else " " * 9 for t in types))
 
 
-def train(x: np.ndarray, y: np.ndarray, w: np.ndarray, params: dict[str, Any]):  # type: ignore[no-untyped-def]
+def train(x: np.ndarray, y: np.ndarray, w: np.ndarray, seed: int):  # type: ignore[no-untyped-def]
     from catboost import CatBoostClassifier
 
-    model = CatBoostClassifier(**params)
+    model = CatBoostClassifier(**{**CATBOOST, "random_seed": seed})
     model.fit(x, y, sample_weight=w)
     return model
 
@@ -370,13 +374,13 @@ def cross_validate(args: argparse.Namespace) -> None:
     for fold, (train_rows, test_rows) in enumerate(
         GroupKFold(n_splits=args.folds).split(x, y, domains)
     ):
-        model = train(x[train_rows], y[train_rows], w[train_rows], CATBOOST)
+        model = train(x[train_rows], y[train_rows], w[train_rows], args.seed)
         oof[test_rows] = model.predict_proba(x[test_rows])[:, 1]
         print(f"fold {fold}: {time.perf_counter() - started:.0f} s", flush=True)
     np.save(CACHE / "oof.npy", oof)
     if (CACHE / "readability.pkl").is_file():
         held = load("readability")
-        model = train(x, y, w, CATBOOST)
+        model = train(x, y, w, args.seed)
         hx = np.vstack(held["xs"]) if held["xs"] else np.zeros((0, x.shape[1]))
         probs = model.predict_proba(hx)[:, 1] if len(hx) else np.zeros(0)
         np.save(CACHE / "readability_probs.npy", probs)
@@ -415,7 +419,7 @@ def grid(args: argparse.Namespace) -> None:
 def fit(args: argparse.Namespace) -> None:
     cache = load("wcxb")
     x, y, w, _ = arrays(cache)
-    model = train(x, y, w, CATBOOST)
+    model = train(x, y, w, args.seed)
     vocab = segment.Vocabulary(*cache["vocab"])
     export(model, vocab, MODEL_OUT, check=x[:2000])
     print(f"wrote {MODEL_OUT.relative_to(ROOT)} ({MODEL_OUT.stat().st_size} bytes)")
@@ -467,6 +471,8 @@ def main() -> None:
     parser.add_argument("--suite", choices=("wcxb", "readability"), default="wcxb")
     parser.add_argument("--data", help="data directory (default ../shared/data/<suite>)")
     parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=CATBOOST["random_seed"],
+                        help="CatBoost's random seed for cv and fit (shipped model: 7)")
     args = parser.parse_args()
     {"prepare": prepare, "cv": cross_validate, "grid": grid, "fit": fit}[args.step](args)
 
