@@ -21,6 +21,7 @@ from unchrome import (
     InvalidInput,
     PageNotFound,
     Result,
+    prune,
 )
 from unchrome.score import density_score, tally_tree
 
@@ -683,6 +684,43 @@ def test_react_streamed_segment_parked_hidden_is_the_body(segment_id: str):
     result = unchrome.extract(html)
     for paragraph in STORY:
         assert paragraph in result.text
+
+
+SHIPPING = (
+    "Most orders ship within two days. You may return unused items within fourteen days "
+    "of receiving them for a full refund, minus the cost of shipping."
+)
+
+
+def _pruned_text(html: str) -> str:
+    tree = LexborHTMLParser(html)
+    prune.prune_page(tree)
+    return " ".join(tree.body.text(separator=" ").split())
+
+
+def test_collapsed_accordion_panels_stay_but_collapsed_menus_go():
+    # The WAI-ARIA accordion: a header button controls a panel (role="region",
+    # aria-labelledby the button) that stays collapsed until clicked. Product pages
+    # keep their shipping terms and specifications there; sites also collapse their
+    # menus the same way, and a menu is mostly links.
+    menu = "".join(f'<li><a href="/c/{i}">Category number {i}</a></li>' for i in range(12))
+    html = page(
+        story_html()
+        + '<button id="ship-btn" aria-expanded="false" aria-controls="ship">Shipping</button>'
+        f'<div id="ship" role="region" aria-labelledby="ship-btn" aria-hidden="true">'
+        f"<p>{SHIPPING}</p></div>"
+        '<button id="spec-btn" aria-expanded="false" aria-controls="spec">Specifications</button>'
+        '<div id="spec" style="display:none"><p>Weight 58 lb, seat height 20 to 23 inches, '
+        "frame of manufactured wood.</p></div>"
+        '<button id="menu-btn" aria-expanded="false" aria-controls="menu">Menu</button>'
+        f'<div id="menu" role="region" aria-labelledby="menu-btn" hidden><ul>{menu}</ul></div>'
+        '<div id="promo" hidden><p>Sign up for our newsletter and get ten percent off.</p></div>'
+    )
+    text = _pruned_text(html)
+    assert SHIPPING in text
+    assert "seat height 20 to 23 inches" in text
+    assert "Category number 7" not in text
+    assert "newsletter" not in text
 
 
 def test_hidden_prose_block_is_kept_but_hidden_menus_and_popups_go():
