@@ -66,9 +66,13 @@ def test_markdown_headings_are_atx():
 
 
 def test_markdown_lists_ordered_unordered_and_nested():
+    # Whole-body mode: this is about the Markdown of lists, not about which blocks the
+    # block model keeps (on this five-word page it rates the nested one-word item near
+    # its 0.3 threshold, and a retrain moved it across: 0.379 -> 0.265).
     md = extract(
         f"<p>{LONG}</p><ul><li>apples</li><li>pears<ul><li>conference</li></ul></li></ul>"
-        "<ol><li>wash</li><li>peel</li></ol>"
+        "<ol><li>wash</li><li>peel</li></ol>",
+        extract_article=False,
     ).markdown
     lines = md.splitlines()
     assert re.search(r"^[-*+] apples$", md, re.M)
