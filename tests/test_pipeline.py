@@ -723,6 +723,19 @@ def test_collapsed_accordion_panels_stay_but_collapsed_menus_go():
     assert "newsletter" not in text
 
 
+def test_hidden_panels_named_the_bem_way_stay():
+    # BEM class names double the separator: "tab__content", "c-accordion__panel".
+    html = page(
+        story_html()
+        + f'<div class="tab__content" style="display:none"><p>{SHIPPING}</p></div>'
+        '<div class="c-accordion__panel" hidden><p>Zero trust means every request is '
+        "checked, wherever it comes from.</p></div>"
+    )
+    text = _pruned_text(html)
+    assert SHIPPING in text
+    assert "Zero trust means every request is checked" in text
+
+
 def test_hidden_prose_block_is_kept_but_hidden_menus_and_popups_go():
     # A product description parked in a deferred, display:none block is content; a
     # hidden menu (mostly links) and a short hidden pop-up are not.

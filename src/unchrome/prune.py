@@ -29,8 +29,10 @@ _NEVER_CONTENT_SELECTOR = ", ".join(sorted(NEVER_CONTENT))
 # form must not. Forms with less visible text than this are controls, not content.
 FORM_MAX_TEXT = 400
 
+# BEM names double the separator ("tab__content", "c-accordion__panel").
 _PANEL = re.compile(
-    r"(?:^|[^a-z0-9])(?:tab[-_]?(?:pane|panel|content)\w*|accordion[-_]?(?:panel|content|body|collapse)\w*)",
+    r"(?:^|[^a-z0-9])(?:tab[-_]{0,2}(?:pane|panel|content)\w*"
+    r"|accordion[-_]{0,2}(?:panel|content|body|collapse)\w*)",
     re.I,
 )
 # React Fizz numbers its streamed segments in hexadecimal ("S:0" ... "S:2e").
