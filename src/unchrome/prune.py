@@ -240,9 +240,7 @@ ACCORDION_MAX_LINK_SHARE = 0.5
 _HIDDEN_SELECTOR = '[hidden], [aria-hidden="true"], [style*="none" i], [style*="hidden" i]'
 
 
-def _is_hidden(
-    node: LexborNode, widget_max_chars: float, controlled: frozenset[str] = frozenset()
-) -> bool:
+def _is_hidden(node: LexborNode, widget_max_chars: float, controlled: frozenset[str]) -> bool:
     """Hidden chrome to remove. ``controlled``: the ids that buttons with aria-expanded
     name in aria-controls (disclosure panels)."""
     attrs = node.attributes

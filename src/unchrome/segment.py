@@ -316,7 +316,8 @@ def segment(
                 flush()
             _, kind, owner, near, far, flags, in_a, parent_own, depth = outer
             del path[depth:]
-    flush()
+    if buf:
+        flush()
     return seg
 
 
