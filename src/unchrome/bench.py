@@ -354,11 +354,16 @@ def run_benchmark(
     pages: Sequence[Page],
     systems: Sequence[System],
     progress: TextIO | None = sys.stderr,
+    repeat: int = 1,
 ) -> dict[str, list[PageResult]]:
     """Run every system on every page, interleaved page by page, after one warm-up page.
 
     The warm-up (first page, untimed, unscored) keeps lazy imports and caches out of the
     first measured page. Each page is decompressed once, outside the timed sections.
+    With ``repeat`` > 1 every system runs that many times on each page, in alternating
+    order, and a page's time is its fastest run (the output scored is the first run's):
+    on a shared machine a single run picks up whatever else the host was doing, and
+    the time ratio of the same code moved between 3.7 and 4.1 from run to run.
     """
     results: dict[str, list[PageResult]] = {s.name: [] for s in systems}
     if pages:
@@ -367,8 +372,14 @@ def run_benchmark(
             run_page(system, pages[0], raw)
     for index, page in enumerate(pages, start=1):
         raw = page.read_html()
+        first: dict[str, PageResult] = {}
+        for round_ in range(max(1, repeat)):
+            for system in systems if round_ % 2 == 0 else list(reversed(systems)):
+                result = run_page(system, page, raw)
+                kept = first.setdefault(system.name, result)
+                kept.ms = min(kept.ms, result.ms)
         for system in systems:
-            results[system.name].append(run_page(system, page, raw))
+            results[system.name].append(first[system.name])
         if progress is not None and (index % PROGRESS_EVERY == 0 or index == len(pages)):
             print(f"bench: {index}/{len(pages)} pages", file=progress, flush=True)
     return results
@@ -617,6 +628,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--markdown", action="store_true", help="also print the per-type table as Markdown"
     )
+    parser.add_argument(
+        "--repeat",
+        type=_positive_int,
+        default=1,
+        metavar="N",
+        help="time each page N times per system and keep the fastest (default 1)",
+    )
     return parser
 
 
@@ -659,10 +677,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for system in systems:
         if system.note:
             print(f"  {system.name}: {system.note}")
-    print("  timing: raw bytes to text (decoding included) for every system, after warm-up")
+    best_of = f", best of {args.repeat} runs per page" if args.repeat > 1 else ""
+    print(
+        "  timing: raw bytes to text (decoding included) for every system, after warm-up"
+        + best_of
+    )
     print()
 
-    results = run_benchmark(pages, systems)
+    results = run_benchmark(pages, systems, repeat=args.repeat)
     summaries = [summarise(name, rs) for name, rs in results.items()]
 
     print(format_table(OVERALL_HEADERS, overall_rows(summaries)))
