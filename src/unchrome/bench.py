@@ -679,8 +679,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  {system.name}: {system.note}")
     best_of = f", best of {args.repeat} runs per page" if args.repeat > 1 else ""
     print(
-        "  timing: raw bytes to text (decoding included) for every system, after warm-up"
-        + best_of
+        "  timing: raw bytes to text (decoding included) for every system, after warm-up" + best_of
     )
     print()
 
