@@ -115,7 +115,8 @@ def test_aggregate_counts_match_the_per_node_tally():
 
 def test_selection_picks_the_story_over_the_link_list():
     seg = segmented(
-        '<div class="menu">' + "".join(f'<a href="/{i}">Section {i}</a> ' for i in range(30))
+        '<div class="menu">'
+        + "".join(f'<a href="/{i}">Section {i}</a> ' for i in range(30))
         + "</div>"
         f'<div class="story">{"".join(f"<p>{p}</p>" for p in STORY)}</div>'
     )
@@ -205,7 +206,11 @@ def test_packaged_model_loads_and_builds_its_own_feature_width():
     )
     unchrome.Extractor().extract(html, trace=trace)
     x = blockmodel.features(
-        trace["seg"], trace["agg"], trace["sel"], trace["ctx"], model.vocab  # type: ignore[arg-type]
+        trace["seg"],
+        trace["agg"],
+        trace["sel"],
+        trace["ctx"],
+        model.vocab,  # type: ignore[arg-type]
     )
     assert x.shape == (len(trace["seg"].blocks), len(model.names))  # type: ignore[attr-defined]
     assert np.isfinite(x).all()

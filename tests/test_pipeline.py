@@ -671,8 +671,9 @@ def test_hidden_tab_panels_stay_but_hidden_widgets_go():
 def test_react_streamed_segment_parked_hidden_is_the_body(segment_id: str):
     # React streaming SSR parks resolved content in <div hidden id="S:..."> until its
     # script moves it; the ids count in hexadecimal, so "S:2e" is one as well.
-    links = "".join(f'<li><a href="/s/{i}">Another section of the site, number {i}</a></li>'
-                    for i in range(60))
+    links = "".join(
+        f'<li><a href="/s/{i}">Another section of the site, number {i}</a></li>' for i in range(60)
+    )
     html = page(
         f'<div role="navigation"><ul>{links}</ul></div>'
         f'<div id="B:0"><p>Loading…</p></div><div hidden id="{segment_id}">{story_html()}</div>'
@@ -726,8 +727,7 @@ def test_collapsed_accordion_panels_stay_but_collapsed_menus_go():
 def test_hidden_panels_named_the_bem_way_stay():
     # BEM class names double the separator: "tab__content", "c-accordion__panel".
     html = page(
-        story_html()
-        + f'<div class="tab__content" style="display:none"><p>{SHIPPING}</p></div>'
+        story_html() + f'<div class="tab__content" style="display:none"><p>{SHIPPING}</p></div>'
         '<div class="c-accordion__panel" hidden><p>Zero trust means every request is '
         "checked, wherever it comes from.</p></div>"
     )

@@ -87,8 +87,16 @@ DROP_BELOW = 0.6
 ADD_ABOVE = 0.6
 # (drop structured below, drop other below, add above)
 GRID = (
-    (0.5, 0.5, 0.5), (0.3, 0.3, 0.6), (0.3, 0.5, 0.6), (0.3, 0.6, 0.6), (0.3, 0.7, 0.6),
-    (0.6, 0.6, 0.6), (0.3, 0.6, 0.7), (0.3, 0.6, 0.8), (0.2, 0.6, 0.6), (0.4, 0.6, 0.6),
+    (0.5, 0.5, 0.5),
+    (0.3, 0.3, 0.6),
+    (0.3, 0.5, 0.6),
+    (0.3, 0.6, 0.6),
+    (0.3, 0.7, 0.6),
+    (0.6, 0.6, 0.6),
+    (0.3, 0.6, 0.7),
+    (0.3, 0.6, 0.8),
+    (0.2, 0.6, 0.6),
+    (0.4, 0.6, 0.6),
 )
 
 _SPLIT = re.compile(r"[^a-z0-9]+")
@@ -194,8 +202,9 @@ def readability_pages(data: Path) -> list[bench.Page]:
         tree = LexborHTMLParser(expected.read_text(encoding="utf-8"))
         truth = tree.body.text(separator=" ") if tree.body is not None else ""
         pages.append(
-            bench.Page(folder.name, "article", "http://fakehost/test/page.html", source,
-                       truth, (), ())
+            bench.Page(
+                folder.name, "article", "http://fakehost/test/page.html", source, truth, (), ()
+            )
         )
     return pages
 
@@ -213,8 +222,9 @@ def prepare(args: argparse.Namespace) -> None:
         meta_path = data / "metadata.json"
         files = json.loads(meta_path.read_text())["files"] if meta_path.is_file() else {}
         domains = [domain_of(p, files) for p in pages]
-        vocab = segment.Vocabulary(class_words(pages, domains), list(NAME_STEMS),
-                                   list(ANCESTOR_TAGS))
+        vocab = segment.Vocabulary(
+            class_words(pages, domains), list(NAME_STEMS), list(ANCESTOR_TAGS)
+        )
     # Text-word columns come last and are added once their vocabulary is known.
     structural = segment.Vocabulary(vocab.words, vocab.stems, vocab.tags)
     extractor.TRACE_VOCAB = structural
@@ -252,15 +262,25 @@ def prepare(args: argparse.Namespace) -> None:
         xs[index] = np.hstack([xs[index], says, under]).astype(np.float32)
     CACHE.mkdir(parents=True, exist_ok=True)
     with (CACHE / f"{args.suite}.pkl").open("wb") as fh:
-        pickle.dump({"vocab": (vocab.words, vocab.stems, vocab.tags, vocab.text_words),
-                     "records": records, "xs": xs}, fh)
-    print(f"prepared {len(pages)} pages, {sum(len(x) for x in xs)} blocks "
-          f"in {time.perf_counter() - started:.0f} s")
+        pickle.dump(
+            {
+                "vocab": (vocab.words, vocab.stems, vocab.tags, vocab.text_words),
+                "records": records,
+                "xs": xs,
+            },
+            fh,
+        )
+    print(
+        f"prepared {len(pages)} pages, {sum(len(x) for x in xs)} blocks "
+        f"in {time.perf_counter() - started:.0f} s"
+    )
 
 
 def _shells(record: dict[str, Any]) -> list[segment.Block]:
-    return [segment.Block(k, t, -1, 0, 0, 0, 0) for k, t in
-            zip(record["kinds"], record["texts"], strict=True)]
+    return [
+        segment.Block(k, t, -1, 0, 0, 0, 0)
+        for k, t in zip(record["kinds"], record["texts"], strict=True)
+    ]
 
 
 def load(suite: str) -> dict[str, Any]:
@@ -307,8 +327,9 @@ def page_scores(
         by_type.setdefault("all", []).append(f1)
         if snippets and snippets.get(record["id"]):
             normalised = bench.normalise_snippet(text)
-            hits.append(any(bench.normalise_snippet(s) in normalised
-                            for s in snippets[record["id"]]))
+            hits.append(
+                any(bench.normalise_snippet(s) in normalised for s in snippets[record["id"]])
+            )
     scores = {t: sum(v) / len(v) for t, v in by_type.items()}
     if hits:
         scores["without"] = sum(hits) / len(hits)
@@ -327,13 +348,17 @@ def model_texts(
     offsets = np.cumsum([0] + [len(r["labels"]) for r in records])
     in_root = blockmodel.BLOCK_FEATURES.index("in_root")
     noise = blockmodel.BLOCK_FEATURES.index("link_noise")
-    page_features = len(blockmodel.BLOCK_FEATURES) + len(blockmodel.KINDS) + 1 + len(
-        blockmodel.NEIGHBOUR_FEATURES)
+    page_features = (
+        len(blockmodel.BLOCK_FEATURES)
+        + len(blockmodel.KINDS)
+        + 1
+        + len(blockmodel.NEIGHBOUR_FEATURES)
+    )
     orphan = page_features + blockmodel.PAGE_FEATURES.index("orphan")
     winner_p = page_features + blockmodel.PAGE_FEATURES.index("winner_p")
     texts = []
     for i, (record, x) in enumerate(zip(records, xs, strict=True)):
-        page_probs = probs[offsets[i]: offsets[i + 1]]
+        page_probs = probs[offsets[i] : offsets[i + 1]]
         if len(x):
             region = (x[:, in_root] > 0) & (x[:, noise] == 0)
             chars = np.array([len(t) for t in record["texts"]])
@@ -350,8 +375,9 @@ def print_rows(rows: dict[str, dict[str, float]]) -> None:
     types = ["all", *bench.PAGE_TYPES, "without"]
     print("".ljust(22) + "".join(t[:8].rjust(9) for t in types))
     for name, scores in rows.items():
-        print(name.ljust(22) + "".join(
-            f"{scores[t]:9.3f}" if t in scores else " " * 9 for t in types))
+        print(
+            name.ljust(22) + "".join(f"{scores[t]:9.3f}" if t in scores else " " * 9 for t in types)
+        )
 
 
 def train(x: np.ndarray, y: np.ndarray, w: np.ndarray, seed: int):  # type: ignore[no-untyped-def]
@@ -395,11 +421,13 @@ def grid(args: argparse.Namespace) -> None:
     data = bench.resolve_data_dir(args.data)
     snippets = {p.file_id: p.without_snippets for p in bench.load_pages(data, "dev")[0]}
     oof = np.load(CACHE / "oof.npy")
-    rows = {"density selection": page_scores(
-        records, [r["baseline_text"] for r in records], snippets)}
+    rows = {
+        "density selection": page_scores(records, [r["baseline_text"] for r in records], snippets)
+    }
     for thresholds in GRID:
         rows["model {:.1f} {:.1f} {:.1f}".format(*thresholds)] = page_scores(
-            records, model_texts(records, cache["xs"], oof, thresholds), snippets)
+            records, model_texts(records, cache["xs"], oof, thresholds), snippets
+        )
     print("WCXB dev, out of fold (domains unseen in training): word F1 and the share of")
     print("pages showing a boilerplate snippet; model <drop structured below> <drop other")
     print("below> <add above>:")
@@ -411,7 +439,8 @@ def grid(args: argparse.Namespace) -> None:
         rows = {"density selection": page_scores(hrecs, [r["baseline_text"] for r in hrecs])}
         for thresholds in GRID:
             rows["model {:.1f} {:.1f} {:.1f}".format(*thresholds)] = page_scores(
-                hrecs, model_texts(hrecs, held["xs"], probs, thresholds))
+                hrecs, model_texts(hrecs, held["xs"], probs, thresholds)
+            )
         print("Readability.js test pages (agreement with its output), model trained on WCXB:")
         print_rows(rows)
 
@@ -425,8 +454,12 @@ def fit(args: argparse.Namespace) -> None:
     print(f"wrote {MODEL_OUT.relative_to(ROOT)} ({MODEL_OUT.stat().st_size} bytes)")
 
 
-def export(model, vocab: segment.Vocabulary, path: Path,  # type: ignore[no-untyped-def]
-           check: np.ndarray) -> None:
+def export(
+    model,
+    vocab: segment.Vocabulary,
+    path: Path,  # type: ignore[no-untyped-def]
+    check: np.ndarray,
+) -> None:
     """CatBoost's oblivious trees as arrays for blockmodel.ObliviousTrees, checked
     against CatBoost's own raw predictions on ``check``."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -460,7 +493,10 @@ def export(model, vocab: segment.Vocabulary, path: Path,  # type: ignore[no-unty
         "trained_on": "WCXB dev split (CC-BY-4.0), tools/train_blockmodel.py",
     }  # fmt: skip
     np.savez_compressed(
-        path, feature=feature, border=border, leaves=leaves.astype(np.float32),
+        path,
+        feature=feature,
+        border=border,
+        leaves=leaves.astype(np.float32),
         meta=np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
     )
 
@@ -471,8 +507,12 @@ def main() -> None:
     parser.add_argument("--suite", choices=("wcxb", "readability"), default="wcxb")
     parser.add_argument("--data", help="data directory (default ../shared/data/<suite>)")
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=CATBOOST["random_seed"],
-                        help="CatBoost's random seed for cv and fit (shipped model: 7)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=CATBOOST["random_seed"],
+        help="CatBoost's random seed for cv and fit (shipped model: 7)",
+    )
     args = parser.parse_args()
     {"prepare": prepare, "cv": cross_validate, "grid": grid, "fit": fit}[args.step](args)
 

@@ -144,7 +144,7 @@ def _class_counts(samples: list[str], sizes: np.ndarray) -> np.ndarray:
 
 _SPACE_PUNCT = str.maketrans({c: " " for c in ".,;:!?()[]{}\"'“”‘’«»/|·•—–-…。、！？"})
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_SENTENCE_ENDS = frozenset(".!?。！？:)\"”»")
+_SENTENCE_ENDS = frozenset('.!?。！？:)"”»')
 # Text statistics read at most this much of a block: a share of punctuation or digits
 # is as clear in the first 400 characters as in the whole, and long blocks are rare.
 STATS_SAMPLE_CHARS = 400
@@ -321,35 +321,39 @@ def features(
     if n and len(agg.element_of):
         np.maximum.at(path_best, agg.block_of, scores[agg.element_of] / win_score)
 
-    block_rows = np.column_stack(
-        [
-            np.log1p(chars),
-            np.log1p(stats[:, 1]),
-            np.minimum(stats[:, 2], 1.0),
-            stats[:, 3],
-            stats[:, 4],
-            stats[:, 5],
-            stats[:, 6],
-            stats[:, 7],
-            stats[:, 8],
-            stats[:, 9],
-            stats[:, 10],
-            stats[:, 11],
-            depth,
-            sel.in_root,
-            sel.noise,
-            (flags & FLAG_IN_LINK) > 0,
-            (flags & FLAG_ROW) > 0,
-            np.arange(n) / max(n, 1),
-            (np.cumsum(chars) - chars) / total_chars,
-            np.array([shapes[k] for k in shape_keys], dtype=np.float64) / max(n, 1),
-            np.array([texts[b.text] for b in blocks], dtype=np.float64),
-            path_best,
-            *element_stats(ancestor(1)),
-            *element_stats(ancestor(2)),
-            *element_stats(ancestor(3)),
-        ]
-    ) if n else np.zeros((0, len(BLOCK_FEATURES)))
+    block_rows = (
+        np.column_stack(
+            [
+                np.log1p(chars),
+                np.log1p(stats[:, 1]),
+                np.minimum(stats[:, 2], 1.0),
+                stats[:, 3],
+                stats[:, 4],
+                stats[:, 5],
+                stats[:, 6],
+                stats[:, 7],
+                stats[:, 8],
+                stats[:, 9],
+                stats[:, 10],
+                stats[:, 11],
+                depth,
+                sel.in_root,
+                sel.noise,
+                (flags & FLAG_IN_LINK) > 0,
+                (flags & FLAG_ROW) > 0,
+                np.arange(n) / max(n, 1),
+                (np.cumsum(chars) - chars) / total_chars,
+                np.array([shapes[k] for k in shape_keys], dtype=np.float64) / max(n, 1),
+                np.array([texts[b.text] for b in blocks], dtype=np.float64),
+                path_best,
+                *element_stats(ancestor(1)),
+                *element_stats(ancestor(2)),
+                *element_stats(ancestor(3)),
+            ]
+        )
+        if n
+        else np.zeros((0, len(BLOCK_FEATURES)))
+    )
 
     kind_onehot = np.zeros((n, len(KINDS) + 1))
     kind_onehot[np.arange(n), kinds] = 1.0
@@ -358,23 +362,27 @@ def features(
     link = block_rows[:, 2]
     in_root = sel.in_root.astype(np.float64)
     heading = _IS_HEADING[kinds]
-    neighbours = np.column_stack(
-        [
-            _shifted(log_chars, 1),
-            _shifted(link, 1),
-            _shifted(heading, 1),
-            _shifted(in_root, 1),
-            _shifted(log_chars, -1),
-            _shifted(link, -1),
-            _shifted(heading, -1),
-            _shifted(in_root, -1),
-            _window(in_root, 2),
-            _window(link, 2),
-            _window(log_chars, 2),
-            _window(heading, 2),
-            _runs(in_root),
-        ]
-    ) if n else np.zeros((0, len(NEIGHBOUR_FEATURES)))
+    neighbours = (
+        np.column_stack(
+            [
+                _shifted(log_chars, 1),
+                _shifted(link, 1),
+                _shifted(heading, 1),
+                _shifted(in_root, 1),
+                _shifted(log_chars, -1),
+                _shifted(link, -1),
+                _shifted(heading, -1),
+                _shifted(in_root, -1),
+                _window(in_root, 2),
+                _window(link, 2),
+                _window(log_chars, 2),
+                _window(heading, 2),
+                _runs(in_root),
+            ]
+        )
+        if n
+        else np.zeros((0, len(NEIGHBOUR_FEATURES)))
+    )
 
     og = (ctx.og_type or "").strip().lower()
     path = urlsplit(ctx.url or "").path.lower() if ctx.url else ""
@@ -553,7 +561,11 @@ class ObliviousTrees:
     """
 
     def __init__(
-        self, feature: np.ndarray, border: np.ndarray, leaves: np.ndarray, bias: float,
+        self,
+        feature: np.ndarray,
+        border: np.ndarray,
+        leaves: np.ndarray,
+        bias: float,
         scale: float = 1.0,
     ) -> None:
         self.feature = feature  # (trees, depth) int

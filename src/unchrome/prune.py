@@ -165,9 +165,7 @@ _PATTERNS = (_CONSENT, _NOISE, _CONTENT_WORDS, _COMMENTS)
 _ASCII_PATTERNS = (_CONSENT_ASCII, _NOISE_ASCII, _CONTENT_WORDS_ASCII, _COMMENTS_ASCII)
 
 
-def _verdict(
-    text: str, include_comments: bool, patterns: tuple[re.Pattern[str], ...]
-) -> int:
+def _verdict(text: str, include_comments: bool, patterns: tuple[re.Pattern[str], ...]) -> int:
     consent, noise, content, comments = patterns
     if consent.search(text):
         return ALWAYS_NOISE

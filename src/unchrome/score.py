@@ -180,6 +180,7 @@ def tally_tree(
 
 # --------------------------------------------------------------------------- blocks
 
+
 @dataclass(slots=True)
 class Aggregate:
     """Per-element sums over the blocks each element holds (numpy arrays by element id),

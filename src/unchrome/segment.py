@@ -119,9 +119,7 @@ class Vocabulary:
         self._word_bits = {w: 1 << i for i, w in enumerate(self.words)}
         base = len(self.words)
         self._stem_bits = [(s, 1 << (base + i)) for i, s in enumerate(self.stems)]
-        self._any_stem = (
-            re.compile("|".join(map(re.escape, self.stems))) if self.stems else None
-        )
+        self._any_stem = re.compile("|".join(map(re.escape, self.stems))) if self.stems else None
         base += len(self.stems)
         self.tag_bits = {t: 1 << (base + i) for i, t in enumerate(self.tags)}
         self._cache: dict[str, tuple[int, bool]] = {}
@@ -262,12 +260,23 @@ def segment(
             if tag == "pre":
                 text = node.text(deep=True).strip("\n")
                 if text.strip():
-                    blocks.append(Block("pre", text, element, 0, block_near, block_far,
-                                        flags, block_path))
+                    blocks.append(
+                        Block("pre", text, element, 0, block_near, block_far, flags, block_path)
+                    )
             elif include_tables:
                 for row, row_links in table_rows(node):
-                    blocks.append(Block("table", row, element, row_links, block_near,
-                                        block_far, flags | FLAG_ROW, block_path))
+                    blocks.append(
+                        Block(
+                            "table",
+                            row,
+                            element,
+                            row_links,
+                            block_near,
+                            block_far,
+                            flags | FLAG_ROW,
+                            block_path,
+                        )
+                    )
         elif tag in ("img", "hr") or tag.startswith("-"):
             pass
         else:

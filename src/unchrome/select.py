@@ -251,9 +251,7 @@ def select_blocks(seg: Segmentation, agg: Aggregate) -> Selection:
     in_root = np.zeros(n, dtype=bool)
     noise = np.zeros(n, dtype=bool)
     if n:
-        in_root = np.bincount(
-            agg.block_of, weights=(root_of >= 0)[agg.element_of], minlength=n
-        ) > 0
+        in_root = np.bincount(agg.block_of, weights=(root_of >= 0)[agg.element_of], minlength=n) > 0
         noise = np.bincount(agg.block_of, weights=doomed[agg.element_of], minlength=n) > 0
     return Selection(winner, roots, orphan, in_root, noise)
 
@@ -297,9 +295,13 @@ def _noise_elements(
             ):
                 doomed[element] = True
                 continue
-            if chrome[element] and t_chars < LINK_LIST_MAX_FRACTION * total and (
-                a_chars[element] >= NAMED_NOISE_LINK_SHARE * t_chars
-                or t_chars < NAMED_NOISE_MAX_CHARS
+            if (
+                chrome[element]
+                and t_chars < LINK_LIST_MAX_FRACTION * total
+                and (
+                    a_chars[element] >= NAMED_NOISE_LINK_SHARE * t_chars
+                    or t_chars < NAMED_NOISE_MAX_CHARS
+                )
             ):
                 doomed[element] = True
     return doomed
