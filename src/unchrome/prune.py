@@ -259,6 +259,8 @@ def _is_hidden(node: LexborNode, widget_max_chars: float, controlled: frozenset[
     if attrs.get("role") == "tabpanel" or _PANEL.search(attrs.get("class") or ""):
         return False
     size = _text_length(node)
+    if size > widget_max_chars:
+        return False
     # So are disclosure and accordion panels: the element a button with aria-expanded
     # names in aria-controls, or the WAI-ARIA accordion's role="region" labelled by its
     # header button (a product's shipping terms and specifications, a service page's
@@ -266,12 +268,13 @@ def _is_hidden(node: LexborNode, widget_max_chars: float, controlled: frozenset[
     panel = attrs.get("id") in controlled or (
         attrs.get("role") == "region" and bool(attrs.get("aria-labelledby"))
     )
-    if panel and _link_chars(node) < ACCORDION_MAX_LINK_SHARE * size:
-        return False
-    if size > widget_max_chars:
-        return False
     prose = size >= HIDDEN_PROSE_MIN_CHARS
-    return not (prose and _link_chars(node) < HIDDEN_PROSE_MAX_LINK_SHARE * size)
+    if not (panel or prose):
+        return True
+    links = _link_chars(node)  # once, for whichever of the two tests applies
+    if panel and links < ACCORDION_MAX_LINK_SHARE * size:
+        return False
+    return not (prose and links < HIDDEN_PROSE_MAX_LINK_SHARE * size)
 
 
 def _link_chars(node: LexborNode) -> int:
