@@ -773,3 +773,55 @@ def test_thin_product_page_falls_back_to_json_ld_description():
     html = page('<div id="app"><p>Loading the shop…</p></div>', head=f"<title>Mug</title>{ld}")
     result = unchrome.extract(html)
     assert description in result.text
+
+
+def test_sections_named_after_their_heading_are_not_widgets():
+    # Documentation generators (Sphinx here) give a section its heading's slug as id;
+    # "sharing" is a share-bar word, but this section is the story.
+    section = (
+        '<div class="section" id="sharing-with-a-single-developer">'
+        "<h2>Sharing with a single developer</h2>"
+        "<p>The simplest scenario is a single developer working across two computers, "
+        "pushing half-finished changes from one to the other.</p></div>"
+    )
+    html = page(
+        story_html()
+        + section
+        + '<div id="share-this"><h4>Share this</h4><a href="/s">Share on Mastodon</a></div>'
+        + '<div id="social-share-bar-top"><h4>Spread the word</h4><p>Tell your friends '
+        "about this page on every network you use.</p></div>"
+    )
+    text = _pruned_text(html)
+    assert "single developer working across two computers" in text
+    # A two-word id is the widget's own name; a long one that is not its heading's
+    # slug names a widget too.
+    assert "Share on Mastodon" not in text
+    assert "Tell your friends" not in text
+
+
+def test_links_inside_a_sentence_stay_whatever_their_class():
+    html = page(
+        story_html() + '<p>I am a <a class="popup" href="#n1">rather elderly</a> man, and my '
+        '<a class="popup" href="#n2">avocations</a> brought me into contact with clerks.</p>'
+        '<div><a class="popup-close" href="#">Close this window</a></div>'
+        '<p>Read the <span class="sr-only">(opens in a new tab)</span> guide first.</p>'
+    )
+    text = _pruned_text(html)
+    assert "I am a rather elderly man, and my avocations brought me" in text
+    assert "Close this window" not in text
+    # Screen-reader text inside a sentence still goes.
+    assert "opens in a new tab" not in text
+
+
+def test_code_comments_stay_in_highlighted_code():
+    # highlight.js and Prism mark comments in code with spans named "comment".
+    html = page(
+        story_html()
+        + '<pre><code>git init <span class="hljs-comment"># initialise the repo</span>\n'
+        'git add . <span class="token comment"># stage every file</span></code></pre>'
+        '<div class="comments"><p>First! Great post, thanks for sharing it.</p></div>'
+    )
+    text = _pruned_text(html)
+    assert "# initialise the repo" in text
+    assert "# stage every file" in text
+    assert "Great post" not in text
