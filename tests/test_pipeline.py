@@ -825,3 +825,20 @@ def test_code_comments_stay_in_highlighted_code():
     assert "# initialise the repo" in text
     assert "# stage every file" in text
     assert "Great post" not in text
+
+
+def test_card_overlay_links_are_not_overlays():
+    # The overlay link that makes a whole product card clickable holds the product's
+    # name; an overlay panel is a widget.
+    cards = "".join(
+        f'<div class="product-card"><a class="product-card__link-overlay" href="/p/{i}">'
+        f"Trail running shoe model {i}</a><div>$120</div></div>"
+        for i in range(6)
+    )
+    html = page(
+        cards + '<div class="overlay"><p>Sign up for our newsletter and get ten percent off.</p>'
+        "</div>"
+    )
+    text = _pruned_text(html)
+    assert "Trail running shoe model 3" in text
+    assert "newsletter" not in text

@@ -244,6 +244,7 @@ ACCORDION_MAX_LINK_SHARE = 0.5
 HEADING_ANCHOR_MIN_WORDS = 3
 _ALNUM_WORD = re.compile(r"[a-z0-9]+")
 _LETTER = re.compile(r"[^\W\d_]")
+_OPENER_WORDS = re.compile(r"(?<![a-z0-9])(?:lightbox\w*|overlay)(?![a-z0-9])", re.I)
 
 # Candidates for the hidden check, selected in C; the style test is confirmed in Python.
 _HIDDEN_SELECTOR = '[hidden], [aria-hidden="true"], [style*="none" i], [style*="hidden" i]'
@@ -373,7 +374,19 @@ def _named_noise(
                 continue
         if node.tag in _EXEMPT_TAGS or attrs.get("role") in _EXEMPT_ROLES:
             continue
-        if (node.tag == "a" and _in_running_text(node)) or _in_code(node):
+        if node.tag == "a":
+            if _in_running_text(node):
+                continue
+            # A link named after what it opens or covers (an image's lightbox, the
+            # overlay link that makes a whole product card clickable) is not inside
+            # that widget. Measured: WCXB dev 2 pages changed (a shoe shop's product
+            # names +0.080, another shop -0.005). Links named "popup" or "modal" stay
+            # widgets: they are UI actions ("+ wishlist", "Get reward points"), and
+            # sparing them cost two shop pages 0.024 and 0.031.
+            verdict = _names_verdict(_OPENER_WORDS.sub(" ", names), include_comments)
+            if verdict == NOT_NOISE:
+                continue
+        if _in_code(node):
             continue
         if verdict in (COMMENTS, ALWAYS_NOISE):
             # A comment thread or a consent centre may outweigh the story: size says
