@@ -842,3 +842,16 @@ def test_card_overlay_links_are_not_overlays():
     text = _pruned_text(html)
     assert "Trail running shoe model 3" in text
     assert "newsletter" not in text
+
+
+def test_class_tokens_saying_a_widget_is_absent_do_not_make_a_widget():
+    # A magazine flags each card of its listing "hide-read-more-ad": no ad here.
+    cards = "".join(
+        f'<div class="summary-item hide-read-more-ad"><h3>Science story number {i}</h3>'
+        f"<p>A short summary of what happened in the lab this week, part {i}.</p></div>"
+        for i in range(6)
+    )
+    html = page(cards + '<div class="sidebar-ad"><p>Buy one, get one free today.</p></div>')
+    text = _pruned_text(html)
+    assert "Science story number 4" in text
+    assert "Buy one" not in text
