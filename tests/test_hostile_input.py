@@ -73,6 +73,34 @@ def test_100k_nested_divs_extract_quickly_and_keep_the_text():
     assert done.returncode == 0, done.stderr[-2000:]
 
 
+_NOSCRIPT_SCRIPT = """
+import sys, unchrome
+story = {story!r}
+shapes = [
+    "<noscript " * 40_000 + "</noscript>" + story,
+    story + "</noscript>" + "<noscript><iframe>" * 20_000,
+    "<noscript><iframe></noscript>" * 20_000 + story,
+]
+for html in shapes:
+    try:
+        unchrome.extract(html)
+    except unchrome.UnchromeError:
+        pass
+"""
+
+
+def test_many_unclosed_noscript_tags_do_not_take_quadratic_time():
+    # Repairing <noscript> bodies (parse.close_noscript_raw_text) searches for their
+    # ends; written naively, each of these took 13 s to a minute.
+    done = subprocess.run(
+        [sys.executable, "-c", _NOSCRIPT_SCRIPT.format(story=ARTICLE)],
+        timeout=DEEP_BUDGET_SECONDS,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 def test_20k_nested_divs_keep_the_text_without_recursion_error():
     html = "<div>" * 20_000 + TEXT + "</div>" * 20_000
     result = unchrome.extract(html, config=Config(timeout=None))

@@ -855,3 +855,16 @@ def test_class_tokens_saying_a_widget_is_absent_do_not_make_a_widget():
     text = _pruned_text(html)
     assert "Science story number 4" in text
     assert "Buy one" not in text
+
+
+def test_an_unclosed_iframe_in_noscript_does_not_swallow_the_page():
+    # Google Tag Manager's snippet, written with a self-closing <iframe/> (not valid
+    # HTML): read as markup, the iframe's raw text runs to the end of the document.
+    gtm = (
+        '<noscript><iframe src="https://tags.example/ns.html?id=GTM-1" height="0" '
+        'width="0" style="display:none;visibility:hidden"/></noscript>'
+    )
+    result = unchrome.extract(page(gtm + "<main>" + story_html() + "</main>"))
+    for paragraph in STORY:
+        assert paragraph in result.text
+    assert "<" not in result.text

@@ -50,14 +50,52 @@ _VOID_TAGS = frozenset(_VOID.split("|"))
 
 
 def guard_markup(text: str) -> str:
-    """``text`` with its nesting capped when it has enough tags to be dangerous.
+    """``text`` with its nesting capped when it has enough tags to be dangerous, and
+    its <noscript> bodies unable to swallow the page (see close_noscript_raw_text).
 
-    Idempotent and cheap on ordinary pages (one str.count), so callers that parse the
-    same text twice can run it once and parse the result.
+    Idempotent and cheap on ordinary pages (one str.count, one substring search), so
+    callers that parse the same text twice can run it once and parse the result.
     """
+    if "<noscript" in text or "<NOSCRIPT" in text:
+        text = close_noscript_raw_text(text)
     if text.count("<") > TAG_COUNT_GUARD:
         return cap_tag_depth(text, MARKUP_DEPTH_CAP)
     return text
+
+
+# Lexbor parses as a browser with scripting off, reading <noscript> bodies as markup;
+# browsers run scripts and read them as plain text up to </noscript>. The difference
+# shows when a noscript body is broken: Google Tag Manager's <noscript><iframe ...>
+# written without </iframe> (2 of the 1,497 WCXB dev pages) opens an iframe whose raw
+# text swallows the rest of the page, and a landing page came out as 240 KB of markup
+# (word F1 0.03). The bodies stay (app shells such as Flarum's server-render the page
+# there, see fallbacks.noscript_body); an element whose raw text would run past
+# </noscript> is closed before it.
+_NOSCRIPT_BODY = re.compile(r"(<noscript\b[^<>]*>)(.*?)(</noscript\s*>)", re.I | re.S)
+_RAW_TEXT_START = re.compile(r"<(iframe|textarea|title|style|xmp|script|noembed|noframes)\b", re.I)
+
+
+def close_noscript_raw_text(text: str) -> str:
+    """Close the raw-text elements (<iframe>, <textarea>, <style>, ...) that a
+    <noscript> body opens and leaves open."""
+
+    def closed(match: re.Match[str]) -> str:
+        body = match.group(2)
+        opened = {name.lower() for name in _RAW_TEXT_START.findall(body)}
+        if not opened:
+            return match.group(0)
+        lowered = body.lower()
+        missing = "".join(f"</{name}>" for name in sorted(opened) if f"</{name}" not in lowered)
+        return match.group(1) + body + missing + match.group(3) if missing else match.group(0)
+
+    # Only up to the last </noscript>: every <noscript> before it has a closer to stop
+    # at, so the lazy match stays linear. After it, a search from each of 20,000
+    # unclosed <noscript> tags would scan to the end of the text: a minute.
+    end = max(text.rfind("</noscript"), text.rfind("</NOSCRIPT"))
+    if end < 0:
+        return text
+    end = text.find(">", end) + 1 or len(text)
+    return _NOSCRIPT_BODY.sub(closed, text[:end]) + text[end:]
 
 
 def cap_tag_depth(text: str, cap: int) -> str:
