@@ -868,3 +868,24 @@ def test_an_unclosed_iframe_in_noscript_does_not_swallow_the_page():
     for paragraph in STORY:
         assert paragraph in result.text
     assert "<" not in result.text
+
+
+def test_fallback_text_of_media_and_iframes_is_not_content():
+    # Browsers show the video, the audio player or the framed page, never the text
+    # inside those elements.
+    html = page(
+        "<article>"
+        + story_html()
+        + '<video controls src="/clip.mp4">Your browser does not support the video tag.</video>'
+        '<audio controls src="/pod.mp3">Your browser does not support the audio element.</audio>'
+        '<iframe src="https://player.example/embed/1">Loading the embedded player</iframe>'
+        "</article>"
+    )
+    result = unchrome.extract(html)
+    assert STORY[0] in result.text
+    for rendering in (result.text, result.markdown, result.html):
+        assert "does not support" not in rendering
+        assert "Loading the embedded player" not in rendering
+    # The media themselves stay.
+    assert "/clip.mp4" in result.markdown
+    assert "https://player.example/embed/1" in {v.url for v in result.videos}

@@ -82,6 +82,9 @@ class MediaLists:
     audios: list[Media] = field(default_factory=list)
 
 
+_MEDIA_WITH_FALLBACK = frozenset({"video", "audio", "iframe"})
+
+
 def sanitize(roots: list[LexborNode], base_url: str | None) -> MediaLists:
     """Strip attributes down to an allowlist, absolutise URLs, collect media.
 
@@ -90,14 +93,22 @@ def sanitize(roots: list[LexborNode], base_url: str | None) -> MediaLists:
     """
     media = MediaLists()
     seen: set[tuple[str, str]] = set()
-    comments: list[LexborNode] = []
+    doomed: list[LexborNode] = []  # comments, and the fallback inside media elements
     for root in roots:
         for node in root.traverse():
             tag = node.tag
             if not node.is_element_node:
                 if node.is_comment_node:
-                    comments.append(node)
+                    doomed.append(node)
                 continue
+            if tag in _MEDIA_WITH_FALLBACK:
+                # "Your browser does not support the video tag.": shown only where the
+                # element is not (see segment.NO_TEXT); <source> and <track> stay.
+                doomed.extend(
+                    child
+                    for child in node.iter(include_text=True)
+                    if child.tag not in ("source", "track")
+                )
             attrs = node.attrs
             present = dict(node.attributes)
             if tag in ("img", "source"):
@@ -135,8 +146,9 @@ def sanitize(roots: list[LexborNode], base_url: str | None) -> MediaLists:
             if code_lang:
                 attrs["class"] = f"language-{code_lang}"
             _collect(tag or "", node, present, media, seen)
-    for comment in comments:
-        comment.decompose()
+    # Backwards, so that nothing is touched after a subtree holding it was freed.
+    for node in reversed(doomed):
+        node.decompose()
     return media
 
 
