@@ -56,8 +56,7 @@ def guard_markup(text: str) -> str:
     Idempotent and cheap on ordinary pages (one str.count, one substring search), so
     callers that parse the same text twice can run it once and parse the result.
     """
-    if "<noscript" in text or "<NOSCRIPT" in text:
-        text = close_noscript_raw_text(text)
+    text = close_noscript_raw_text(text)
     if text.count("<") > TAG_COUNT_GUARD:
         return cap_tag_depth(text, MARKUP_DEPTH_CAP)
     return text
@@ -71,31 +70,35 @@ def guard_markup(text: str) -> str:
 # (word F1 0.03). The bodies stay (app shells such as Flarum's server-render the page
 # there, see fallbacks.noscript_body); an element whose raw text would run past
 # </noscript> is closed before it.
-_NOSCRIPT_BODY = re.compile(r"(<noscript\b[^<>]*>)(.*?)(</noscript\s*>)", re.I | re.S)
 _RAW_TEXT_START = re.compile(r"<(iframe|textarea|title|style|xmp|script|noembed|noframes)\b", re.I)
 
 
 def close_noscript_raw_text(text: str) -> str:
     """Close the raw-text elements (<iframe>, <textarea>, <style>, ...) that a
-    <noscript> body opens and leaves open."""
+    <noscript> body opens and leaves open.
 
-    def closed(match: re.Match[str]) -> str:
-        body = match.group(2)
-        opened = {name.lower() for name in _RAW_TEXT_START.findall(body)}
-        if not opened:
-            return match.group(0)
-        lowered = body.lower()
-        missing = "".join(f"</{name}>" for name in sorted(opened) if f"</{name}" not in lowered)
-        return match.group(1) + body + missing + match.group(3) if missing else match.group(0)
-
-    # Only up to the last </noscript>: every <noscript> before it has a closer to stop
-    # at, so the lazy match stays linear. After it, a search from each of 20,000
-    # unclosed <noscript> tags would scan to the end of the text: a minute.
-    end = max(text.rfind("</noscript"), text.rfind("</NOSCRIPT"))
-    if end < 0:
-        return text
-    end = text.find(">", end) + 1 or len(text)
-    return _NOSCRIPT_BODY.sub(closed, text[:end]) + text[end:]
+    Plain substring searches for the lowercase tag: a case-blind regex over the page
+    cost 0.19 ms at the median WCXB page (0.9 ms on average) for the 2 pages in 1,497
+    that need it, one search 0.05 ms. Each search starts past the previous body, so
+    hostile input (20,000 unclosed <noscript>) stays linear.
+    """
+    pieces: list[str] = []
+    last = 0
+    start = text.find("<noscript")
+    while start >= 0:
+        body_start = text.find(">", start) + 1
+        end = text.find("</noscript", body_start) if body_start else -1
+        if end < 0:
+            break
+        opened = {name.lower() for name in _RAW_TEXT_START.findall(text, body_start, end)}
+        if opened:
+            body = text[body_start:end].lower()
+            missing = "".join(f"</{n}>" for n in sorted(opened) if f"</{n}" not in body)
+            if missing:
+                pieces += [text[last:end], missing]
+                last = end
+        start = text.find("<noscript", end)
+    return "".join(pieces) + text[last:] if pieces else text
 
 
 def cap_tag_depth(text: str, cap: int) -> str:
