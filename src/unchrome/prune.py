@@ -381,7 +381,8 @@ def _named_noise(
         if node.id and _is_heading_anchor(node, node.id):
             # The id names the section after its heading ("sharing-with-a-single-
             # developer"): only the class can call it a widget.
-            verdict = _names_verdict(f"{attrs.get('class') or ''} ", include_comments)
+            names = f"{attrs.get('class') or ''} "
+            verdict = _names_verdict(names, include_comments)
             if verdict == NOT_NOISE:
                 continue
         if node.tag in _EXEMPT_TAGS or attrs.get("role") in _EXEMPT_ROLES:
