@@ -30,7 +30,10 @@ def parse(text: str, *, max_depth: int | None, guarded: bool = False) -> LexborH
     (score.tally_tree) checks depth on its way and saves this separate walk.
     ``guarded=True`` says the caller already ran ``guard_markup`` on ``text``.
     """
-    tree = LexborHTMLParser(text if guarded else guard_markup(text))
+    text = text if guarded else guard_markup(text)
+    tree = LexborHTMLParser(text)
+    if _swallowed_by_noscript(tree):
+        tree = LexborHTMLParser(drop_broken_noscript_bodies(text))
     if max_depth is not None:
         flatten_deep_nodes(tree, max_depth)
     return tree
@@ -50,13 +53,11 @@ _VOID_TAGS = frozenset(_VOID.split("|"))
 
 
 def guard_markup(text: str) -> str:
-    """``text`` with its nesting capped when it has enough tags to be dangerous, and
-    its <noscript> bodies unable to swallow the page (see close_noscript_raw_text).
+    """``text`` with its nesting capped when it has enough tags to be dangerous.
 
-    Idempotent and cheap on ordinary pages (one str.count, one substring search), so
-    callers that parse the same text twice can run it once and parse the result.
+    Idempotent and cheap on ordinary pages (one str.count), so callers that parse the
+    same text twice can run it once and parse the result.
     """
-    text = close_noscript_raw_text(text)
     if text.count("<") > TAG_COUNT_GUARD:
         return cap_tag_depth(text, MARKUP_DEPTH_CAP)
     return text
@@ -68,19 +69,40 @@ def guard_markup(text: str) -> str:
 # written without </iframe> (2 of the 1,497 WCXB dev pages) opens an iframe whose raw
 # text swallows the rest of the page, and a landing page came out as 240 KB of markup
 # (word F1 0.03). The bodies stay (app shells such as Flarum's server-render the page
-# there, see fallbacks.noscript_body); an element whose raw text would run past
-# </noscript> is closed before it.
+# there, see fallbacks.noscript_body); a body whose raw text would run past
+# </noscript> is dropped, and the page parsed again. The symptom is looked for
+# in the tree (0.01 ms: lexbor lists the noscript elements), not in the text (a search
+# of the whole text: 0.06 ms at the median page).
+_RAW_TEXT_TAGS = ("iframe", "textarea", "title", "style", "xmp", "script", "noembed", "noframes")
+
+
+def _swallowed_by_noscript(tree: LexborHTMLParser) -> bool:
+    """Whether a raw-text element inside a <noscript> holds the noscript's end tag."""
+    walked: set[int] = set()  # nested noscripts are walked with their outermost one
+    for noscript in tree.tags("noscript"):
+        if noscript.mem_id in walked:
+            continue
+        for node in noscript.traverse():
+            tag = node.tag
+            if tag == "noscript":
+                walked.add(node.mem_id)
+            elif tag in _RAW_TEXT_TAGS and "</noscript" in node.text():
+                return True
+    return False
+
+
 _RAW_TEXT_START = re.compile(r"<(iframe|textarea|title|style|xmp|script|noembed|noframes)\b", re.I)
 
 
-def close_noscript_raw_text(text: str) -> str:
-    """Close the raw-text elements (<iframe>, <textarea>, <style>, ...) that a
-    <noscript> body opens and leaves open.
+def drop_broken_noscript_bodies(text: str) -> str:
+    """``text`` without the <noscript> bodies that open a raw-text element (<iframe>,
+    <textarea>, <style>, ...) and leave it open. Closing the element instead is not
+    enough: inside a <div> of the body, lexbor then ignores </noscript> and the page
+    still ends up inside the noscript. A browser running scripts shows none of it.
 
-    Plain substring searches for the lowercase tag: a case-blind regex over the page
-    cost 0.19 ms at the median WCXB page (0.9 ms on average) for the 2 pages in 1,497
-    that need it, one search 0.05 ms. Each search starts past the previous body, so
-    hostile input (20,000 unclosed <noscript>) stays linear.
+    Plain substring searches for the lowercase tag (a case-blind regex over the page
+    cost 0.19 ms at the median WCXB page). Each search starts past the previous body,
+    so hostile input (20,000 unclosed <noscript>) stays linear.
     """
     pieces: list[str] = []
     last = 0
@@ -93,9 +115,8 @@ def close_noscript_raw_text(text: str) -> str:
         opened = {name.lower() for name in _RAW_TEXT_START.findall(text, body_start, end)}
         if opened:
             body = text[body_start:end].lower()
-            missing = "".join(f"</{n}>" for n in sorted(opened) if f"</{n}" not in body)
-            if missing:
-                pieces += [text[last:end], missing]
+            if any(f"</{name}" not in body for name in opened):
+                pieces.append(text[last:body_start])
                 last = end
         start = text.find("<noscript", end)
     return "".join(pieces) + text[last:] if pieces else text
