@@ -889,3 +889,28 @@ def test_fallback_text_of_media_and_iframes_is_not_content():
     # The media themselves stay.
     assert "/clip.mp4" in result.markdown
     assert "https://player.example/embed/1" in {v.url for v in result.videos}
+
+
+def test_a_discussion_url_brings_the_comments_back_as_content():
+    # A link post with a long sidebar of community rules: without its comment section
+    # the page still has well over 600 characters, but the URL says it is a discussion.
+    rules = "".join(
+        f"<p>Rule {i}: posts must link to published research, stay on topic and be "
+        f"civil; anecdotes and jokes are removed by the moderators without notice.</p>"
+        for i in range(8)
+    )
+    replies = "".join(
+        f'<div class="comment"><p>Reply {i}: this could help people with hearing loss '
+        f"if the same approach works for the cells of the inner ear, and it might "
+        f"also tell us why some people lose their hearing earlier than others.</p></div>"
+        for i in range(12)
+    )
+    html = page(
+        f'<div class="side">{rules}</div>'
+        f'<div class="content"><h1>Hair follicles grown in the lab</h1>'
+        f'<div class="commentarea">{replies}</div></div>'
+    )
+    thread = unchrome.extract(html, url="https://forum.example/r/science/comments/1abc/hair/")
+    assert "Reply 5: this could help people" in thread.text
+    story = unchrome.extract(html, url="https://news.example/2026/03/hair-follicles/")
+    assert "Reply 5" not in story.text

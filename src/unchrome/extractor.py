@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from . import blockmodel, classify, fallbacks, feed, metadata, prune, render, score, segment, select
 from .config import DEFAULT_CONFIG, Config
@@ -218,6 +219,7 @@ class Extractor:
             and content.comment_sections
             and (
                 _is_discussion(meta.json_ld)
+                or _discussion_url(url)
                 or (len(content.text) < COMMENTS_RETRY_CHARS and not _is_product(meta))
             )
         ):
@@ -523,6 +525,18 @@ def _is_discussion(json_ld: list[dict[str, Any]]) -> bool:
         if any(isinstance(k, str) and k in _DISCUSSION_TYPES for k in kinds):
             return True
     return False
+
+
+# A URL naming the page a discussion (Reddit's /comments/, forum software's /threads/ and
+# /discussion/): its posts are the content, even where they sit in comment-named
+# elements and the page outside them is long. On the WCXB dev pages 35 forum URLs say
+# so; one, whose sidebar rules outweighed the 600 characters that trigger the retry,
+# went 0.09 -> 0.42 (forum 0.833 -> 0.836), no other page changed.
+_DISCUSSION_PATH = re.compile(r"/(?:comments|threads?|discussions?)/", re.I)
+
+
+def _discussion_url(url: str | None) -> bool:
+    return url is not None and _DISCUSSION_PATH.search(urlsplit(url).path) is not None
 
 
 def _is_json(text: str) -> bool:
