@@ -255,7 +255,9 @@ ACCORDION_MAX_LINK_SHARE = 0.5
 # by more than 0.003), no type moved by 0.001.
 HEADING_ANCHOR_MIN_WORDS = 3
 _ALNUM_WORD = re.compile(r"[a-z0-9]+")
-_LETTER = re.compile(r"[^\W\d_]")
+
+_LETTER = re.compile(r"[^\W\d_]")  # see _in_running_text
+# Widget words that a link names for what it opens or covers (see _named_noise).
 _OPENER_WORDS = re.compile(r"(?<![a-z0-9])(?:lightbox\w*|overlay)(?![a-z0-9])", re.I)
 
 # Candidates for the hidden check, selected in C; the style test is confirmed in Python.

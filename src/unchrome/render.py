@@ -16,7 +16,7 @@ import html_to_markdown
 
 from .parse import LexborNode
 from .result import Media
-from .segment import Block, segment
+from .segment import MEDIA_WITH_FALLBACK, Block, segment
 
 # Items of a list read one per line; other blocks are separated by a blank line.
 _LINE_ITEMS = frozenset({"li", "dt", "dd", "tr"})
@@ -82,9 +82,6 @@ class MediaLists:
     audios: list[Media] = field(default_factory=list)
 
 
-_MEDIA_WITH_FALLBACK = frozenset({"video", "audio", "iframe"})
-
-
 def sanitize(roots: list[LexborNode], base_url: str | None) -> MediaLists:
     """Strip attributes down to an allowlist, absolutise URLs, collect media.
 
@@ -93,22 +90,15 @@ def sanitize(roots: list[LexborNode], base_url: str | None) -> MediaLists:
     """
     media = MediaLists()
     seen: set[tuple[str, str]] = set()
-    doomed: list[LexborNode] = []  # comments, and the fallback inside media elements
+    _drop_media_fallback(roots)
+    comments: list[LexborNode] = []
     for root in roots:
         for node in root.traverse():
             tag = node.tag
             if not node.is_element_node:
                 if node.is_comment_node:
-                    doomed.append(node)
+                    comments.append(node)
                 continue
-            if tag in _MEDIA_WITH_FALLBACK:
-                # "Your browser does not support the video tag.": shown only where the
-                # element is not (see segment.NO_TEXT); <source> and <track> stay.
-                doomed.extend(
-                    child
-                    for child in node.iter(include_text=True)
-                    if child.tag not in ("source", "track")
-                )
             attrs = node.attrs
             present = dict(node.attributes)
             if tag in ("img", "source"):
@@ -146,10 +136,29 @@ def sanitize(roots: list[LexborNode], base_url: str | None) -> MediaLists:
             if code_lang:
                 attrs["class"] = f"language-{code_lang}"
             _collect(tag or "", node, present, media, seen)
-    # Backwards, so that nothing is touched after a subtree holding it was freed.
-    for node in reversed(doomed):
-        node.decompose()
+    for comment in comments:
+        comment.decompose()
     return media
+
+
+_MEDIA_SELECTOR = ", ".join(sorted(MEDIA_WITH_FALLBACK))
+
+
+def _drop_media_fallback(roots: list[LexborNode]) -> None:
+    """Remove what <video>, <audio> and <iframe> show only where they are not ("Your
+    browser does not support the video tag.", see segment.MEDIA_WITH_FALLBACK); their
+    <source> and <track> stay. Before sanitizing, so that no link or image of the
+    fallback reaches the media lists."""
+    for root in roots:
+        fallback = [
+            child
+            for element in root.css(_MEDIA_SELECTOR)
+            for child in element.iter(include_text=True)
+            if child.tag not in ("source", "track")
+        ]
+        # Backwards: a nested element's fallback goes before the element holding it.
+        for node in reversed(fallback):
+            node.decompose()
 
 
 def _collect(

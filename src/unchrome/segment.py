@@ -36,12 +36,14 @@ CARD_BLOCKS = frozenset(
     {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "section", "article"}
 )
 
-# Elements whose text is never shown: void ones, and replaced ones whose children are
-# fallback for browsers without them ("Your browser does not support the audio
-# element.", an <iframe>'s unparsed markup) or <track> labels. Their media stay in the
-# tree for the HTML and Markdown renderings. On the WCXB dev pages 93 such elements hold
-# text, none of it hand-checked content.
-NO_TEXT = frozenset({"img", "hr", "iframe", "video", "audio"})
+# Replaced elements whose children are fallback for browsers without them ("Your browser
+# does not support the audio element.", an <iframe>'s unparsed markup) or <track>
+# labels: never shown. On the WCXB dev pages 93 such elements hold text, none of it
+# hand-checked content. Their media stay for the HTML and Markdown renderings, which
+# drop the fallback (render.sanitize).
+MEDIA_WITH_FALLBACK = frozenset({"iframe", "video", "audio"})
+# Elements whose text is never read: void ones and the media above.
+NO_TEXT = frozenset({"img", "hr"}) | MEDIA_WITH_FALLBACK
 
 # Line-break marker inside a block's buffer. NUL never reaches here: decode() and
 # extract() strip it from the input.
