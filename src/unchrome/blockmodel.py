@@ -574,14 +574,21 @@ def _unpack_masks(blocks: list[Block], size: int) -> np.ndarray:
     if not size:
         return np.zeros((n, 0))
     nbytes = (size + 7) // 8
+    # A page repeats the same (near, far) pair many times: on the WCXB dev pages one
+    # block in five has a pair no earlier block had. Each distinct pair is unpacked
+    # once and its row gathered for every block that has it (0.094 -> 0.086 ms at the
+    # median page).
+    distinct: dict[tuple[int, int], int] = {}
+    row_of = [distinct.setdefault((b.near_mask, b.far_mask), len(distinct)) for b in blocks]
     raw = b"".join(
-        b.near_mask.to_bytes(nbytes, "little") + b.far_mask.to_bytes(nbytes, "little")
-        for b in blocks
+        near.to_bytes(nbytes, "little") + far.to_bytes(nbytes, "little") for near, far in distinct
     )
     bits = np.unpackbits(
-        np.frombuffer(raw, dtype=np.uint8).reshape(n, 2, nbytes), axis=2, bitorder="little"
+        np.frombuffer(raw, dtype=np.uint8).reshape(len(distinct), 2, nbytes),
+        axis=2,
+        bitorder="little",
     )[:, :, :size]
-    return bits.reshape(n, 2 * size)
+    return bits.reshape(len(distinct), 2 * size)[row_of]
 
 
 # --------------------------------------------------------------------------- model
