@@ -257,3 +257,13 @@ def test_ascii_word_split_matches_the_str_split():
     assert blockmodel._PUNCT_CHAR.sub(" ", text.lower()).split() == (
         text.lower().translate(blockmodel._SPACE_PUNCT).split()
     )
+
+
+def test_vocabulary_splits_ascii_names_as_the_regex_does():
+    # Vocabulary.names splits ASCII class/id strings on bytes; every ASCII character
+    # must separate tokens (or not) as segment._NAME_SPLIT does.
+    for code in range(128):
+        names = f"Ab{chr(code)}cD e{chr(code)}"
+        expected = [t for t in segment._NAME_SPLIT.split(names.lower()) if t]
+        got = names.encode("ascii").translate(segment._ASCII_NAME_TABLE).split()
+        assert [t.decode("ascii") for t in got] == expected, repr(chr(code))
