@@ -159,6 +159,20 @@ def test_decide_falls_back_to_the_selection_when_the_model_keeps_too_little():
     assert keep.tolist() == region.tolist()
 
 
+def test_decide_trusts_the_model_when_it_is_sure_of_part_of_the_selection():
+    # A product description the model is sure of, inside a selection that also holds
+    # a carousel of related items three times its size: the carousel goes, although
+    # the model keeps less than half of the selection.
+    probs = np.array([0.95, 0.9, 0.1, 0.1, 0.1])
+    region = np.ones(5, dtype=bool)
+    chars = np.array([300.0, 200.0, 500.0, 500.0, 500.0])
+    keep = decide(probs, region, chars, drop_below=0.6, add_above=0.8)
+    assert keep.tolist() == [True, True, False, False, False]
+    # Only doubtful keeps (p below the confident level): the selection stands.
+    unsure = decide(np.array([0.7, 0.7, 0.1, 0.1, 0.1]), region, chars, 0.6, 0.8)
+    assert unsure.tolist() == region.tolist()
+
+
 # ------------------------------------------------------------------ tree inference
 
 
