@@ -22,6 +22,7 @@ import json
 import math
 import re
 from bisect import bisect_left
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
@@ -248,34 +249,26 @@ def features(
         stats[wanted, 3:6] = _class_counts(samples, sizes) / np.maximum(sizes, 1)[:, None]
 
     # Lengths, links, kinds, depths, ancestors, repeated shapes and texts of every
-    # block, in one pass (python lists, turned into arrays once).
-    shapes: dict[tuple[str, int, int], int] = {}
-    texts: dict[str, int] = {}
-    shape_keys = []
-    lengths: list[int] = []
-    links: list[int] = []
-    kind_list: list[int] = []
-    flag_list: list[int] = []
-    depth_list: list[int] = []
-    up: tuple[list[int], list[int], list[int]] = ([], [], [])
+    # block (python lists, turned into arrays once). One comprehension per list, and
+    # Counter's C loop for the repeats: 0.16 -> 0.12 ms at the median dev page against
+    # one loop appending to all the lists.
+    text_list = [b.text for b in blocks]
+    paths = [b.path for b in blocks]
+    lengths = list(map(len, text_list))
+    links = [b.link_chars for b in blocks]
     kind_index = _KIND_INDEX
     other_kind = len(KINDS)
-    for b in blocks:
-        text = b.text
-        path = b.path
-        levels = len(path)
-        lengths.append(len(text))
-        links.append(b.link_chars)
-        kind_list.append(kind_index.get(b.kind, other_kind))
-        flag_list.append(b.flags)
-        depth_list.append(levels)
-        up[0].append(path[-1] if levels >= 1 else -1)
-        up[1].append(path[-2] if levels >= 2 else -1)
-        up[2].append(path[-3] if levels >= 3 else -1)
-        key = (b.kind, b.near_mask, levels)
-        shapes[key] = shapes.get(key, 0) + 1
-        shape_keys.append(key)
-        texts[text] = texts.get(text, 0) + 1
+    kind_list = [kind_index.get(b.kind, other_kind) for b in blocks]
+    flag_list = [b.flags for b in blocks]
+    depth_list = list(map(len, paths))
+    up = (
+        [p[-1] if len(p) >= 1 else -1 for p in paths],
+        [p[-2] if len(p) >= 2 else -1 for p in paths],
+        [p[-3] if len(p) >= 3 else -1 for p in paths],
+    )
+    shape_keys = [(b.kind, b.near_mask, len(b.path)) for b in blocks]
+    shapes = Counter(shape_keys)
+    texts = Counter(text_list)
     if n:
         stats[:, 0] = lengths
         stats[:, 2] = np.asarray(links, dtype=np.float64) / stats[:, 0]
@@ -399,7 +392,7 @@ def features(
             np.arange(n) / max(n, 1),
             (np.cumsum(chars) - chars) / total_chars,
             np.array([shapes[k] for k in shape_keys], dtype=np.float64) / max(n, 1),
-            np.array([texts[b.text] for b in blocks], dtype=np.float64),
+            np.array([texts[t] for t in text_list], dtype=np.float64),
             path_best,
             *element_stats(ancestor(1)),
             *element_stats(ancestor(2)),
