@@ -308,14 +308,19 @@ def segment(
     # str on every access (128 ns a node), tag_id is an int (48 ns). Within one document
     # an id names one tag; only SVG's camel-case tags ("clipPath") share their id with
     # an HTML-namespace spelling, and no test below tells the two apart.
-    tag_names: dict[int, str] = {}
+    # With the name, what the walk does with the tag (_action): its tests by name
+    # (set lookups, startswith, "-" in tag) run once per tag id instead of once per
+    # element.
+    tag_actions: dict[int, tuple[str, int]] = {}
     node: LexborNode | None = root
     while node is not None:
-        tag = tag_names.get(node.tag_id)
-        if tag is None:
-            tag = tag_names[node.tag_id] = node.tag or ""
+        known = tag_actions.get(node.tag_id)
+        if known is None:
+            name = node.tag or ""
+            known = tag_actions[node.tag_id] = (name, _action(name))
+        tag, action = known
         entered = False
-        if tag == "-text":
+        if action == _TEXT:
             content = node.text_content
             # Whitespace before a block's first text is dropped by flush() anyway (and
             # counts no link characters): leaving it out of the empty buffer spares
@@ -325,9 +330,9 @@ def segment(
                 buf.append(content)
                 if in_a:
                     link_chars += len(content.strip())
-        elif tag == "br":
+        elif action == _BR:
             buf.append(BR)
-        elif tag == "pre" or (tag == "table" and is_data_table(node)):
+        elif action == _PRE or (action == _TABLE and is_data_table(node)):
             if buf:
                 flush()
             element, own = open_element(node, tag, path[-1] if path else -1)
@@ -354,10 +359,10 @@ def segment(
                             block_path,
                         )
                     )
-        elif tag in NO_TEXT or tag.startswith("-"):
+        elif action == _SKIP:
             pass
         else:
-            is_block = tag in BLOCK_TAGS or "-" in tag
+            is_block = action != _INLINE
             if is_block and buf:
                 flush()
             child = node.child
@@ -398,13 +403,35 @@ def segment(
                 break
             outer = stack.pop()
             node = outer[0]
-            if buf and (kind != outer[1] or tag_names[node.tag_id] in BLOCK_TAGS):
+            if buf and (kind != outer[1] or tag_actions[node.tag_id][0] in BLOCK_TAGS):
                 flush()
             _, kind, owner, near, far, flags, in_a, parent_own, depth = outer
             del path[depth:]
     if buf:
         flush()
     return seg
+
+
+# What segment() does with an element, by its tag.
+_TEXT, _BR, _PRE, _TABLE, _SKIP, _INLINE, _BLOCK = range(7)
+
+
+def _action(tag: str) -> int:
+    """_TEXT: a text node; _BR: a line break; _PRE: read whole; _TABLE: read row by
+    row when it holds data, else walked as a block; _SKIP: no text of its own
+    (comments, images, media fallback); _INLINE / _BLOCK: walked, a block element
+    (custom elements, "my-widget", count as blocks) ending the block before it."""
+    if tag == "-text":
+        return _TEXT
+    if tag == "br":
+        return _BR
+    if tag == "pre":
+        return _PRE
+    if tag == "table":
+        return _TABLE
+    if tag in NO_TEXT or tag.startswith("-"):
+        return _SKIP
+    return _BLOCK if tag in BLOCK_TAGS or "-" in tag else _INLINE
 
 
 # A table whose cells hold paragraphs, headings, lists or other tables lays out the
