@@ -676,10 +676,12 @@ class ObliviousTrees:
         self.leaves = leaves  # (trees, 2 ** depth) float64
         self.bias = bias
         self.scale = scale
-        # The features the trees test, and each split's row among them.
+        # The features the trees test, and each split's row among them, level by level
+        # (all trees' first splits, then their second...): each level's tests are then
+        # one contiguous block (see raw_by_feature).
         self.used = np.unique(feature)
-        self._split_row = np.searchsorted(self.used, feature.reshape(-1))
-        self._split_border = border.reshape(-1)[:, None]
+        self._split_row = np.searchsorted(self.used, feature.T.reshape(-1))
+        self._split_border = border.T.reshape(-1)[:, None]
         self._leaves_flat = leaves.reshape(-1)
         self._leaf_offset = (np.arange(feature.shape[0]) * leaves.shape[1])[:, None]
 
@@ -688,14 +690,16 @@ class ObliviousTrees:
         block. Feature-major, the gather copies whole rows: 3.7 ms instead of 8.1 ms
         for 600 blocks, where a row-major matrix gathers 2,400 scattered columns."""
         trees, depth = self.feature.shape
-        tests = (xt[self._split_row] > self._split_border).reshape(trees, depth, -1)
+        tests = (xt[self._split_row] > self._split_border).reshape(depth, trees, -1)
         # Leaf numbers in bytes when they fit (depth <= 8; the packaged trees have 6):
         # the booleans are read as uint8 in place, and the shifts and ors move an
         # eighth of the memory of intp. 0.21 -> 0.11 ms for the median dev page.
+        # Level-major, each level's bits are one contiguous block for the shifts and
+        # ors: 0.332 -> 0.307 ms for the whole call at the median dev page.
         bits = tests.view(np.uint8) if depth <= 8 else tests.astype(np.intp)
-        leaf = bits[:, 0].copy()
+        leaf = bits[0].copy()
         for level in range(1, depth):
-            leaf |= bits[:, level] << level
+            leaf |= bits[level] << level
         total = self._leaves_flat[self._leaf_offset + leaf].sum(axis=0)
         return total * self.scale + self.bias
 
