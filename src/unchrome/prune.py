@@ -23,7 +23,14 @@ NEVER_CONTENT = frozenset(
         "dialog", "object", "embed", "map", "head", "title", "nav", "footer",
     }
 )  # fmt: skip
-_NEVER_CONTENT_SELECTOR = ", ".join(sorted(NEVER_CONTENT))
+# Their lexbor tag ids (fixed for standard HTML tags). The pass that removes them filters
+# every element by tag id: lexbor tests a selector list one selector at a time, and the
+# list of these 23 tags took 0.34 ms at the median dev page against 0.21 ms for
+# body.css("*") filtered in Python (prune_page 1.13 -> 0.94 ms). Same elements in the
+# same order on all dev pages: a type selector matches by tag id, inside <svg> too.
+_NEVER_CONTENT_IDS = frozenset(
+    LexborHTMLParser("").create_node(tag).tag_id for tag in NEVER_CONTENT
+)
 
 # A <form> around the whole page (ASP.NET does this) must survive; a search or login
 # form must not. Forms with less visible text than this are controls, not content.
@@ -455,7 +462,8 @@ def prune_page(
     )
     if exclude_selector:
         removed += _decompose_all(tree.css(exclude_selector))
-    removed += _decompose_all(body.css(_NEVER_CONTENT_SELECTOR))
+    never = _NEVER_CONTENT_IDS
+    removed += _decompose_all([n for n in body.css("*") if n.tag_id in never])
     removed += _decompose_all([f for f in body.css("form") if _text_length(f) < FORM_MAX_TEXT])
     widget_max_chars = WIDGET_MAX_PAGE_SHARE * _text_length(body)
     removed += _decompose_all(
