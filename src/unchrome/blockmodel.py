@@ -615,11 +615,14 @@ def _text_word_hits(
         if rows is not None and i not in rows and b.kind not in headings:
             continue
         words = _WORD.findall(text.lower())
+        heading = b.kind in headings
+        if len(words) > SAYS_MAX_WORDS and not heading:
+            continue  # says nothing, and no stretch starts here
         hits = [index[w] for w in words if w in index]
         if hits and len(words) <= SAYS_MAX_WORDS:
             said_rows += [i] * len(hits)
             said_words += hits
-        if b.kind in headings:
+        if heading:
             stretches.append((i + 1, hits))
     return said_rows, said_words, stretches
 
