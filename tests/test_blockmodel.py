@@ -171,6 +171,16 @@ def test_decide_trusts_the_model_when_it_is_sure_of_part_of_the_selection():
     # Only doubtful keeps (p below the confident level): the selection stands.
     unsure = decide(np.array([0.7, 0.7, 0.1, 0.1, 0.1]), region, chars, 0.6, 0.8)
     assert unsure.tolist() == region.tolist()
+    # Sure of one block outside the selection and of nothing inside it: the page is
+    # unlike the model's, and the selection stands.
+    outside = decide(
+        np.array([0.1, 0.1, 0.1, 0.95]),
+        np.array([True, True, True, False]),
+        np.array([500.0, 500.0, 500.0, 400.0]),
+        0.3,
+        0.8,
+    )
+    assert outside.tolist() == [True, True, True, False]
 
 
 # ------------------------------------------------------------------ tree inference

@@ -914,3 +914,13 @@ def test_a_discussion_url_brings_the_comments_back_as_content():
     assert "Reply 5: this could help people" in thread.text
     story = unchrome.extract(html, url="https://news.example/2026/03/hair-follicles/")
     assert "Reply 5" not in story.text
+
+
+@pytest.mark.parametrize("tag", sorted(prune.NEVER_CONTENT - {"head", "title"}))
+def test_never_content_tag_ids_match_parsed_elements(tag):
+    # prune finds these elements by lexbor tag id: an id that is not lexbor's static
+    # one for the tag would silently keep them (a script's code in the text).
+    body = LexborHTMLParser(f"<body><div><{tag}>x</{tag}></div></body>").body
+    assert body is not None
+    ids = {node.tag_id for node in body.traverse() if node.tag == tag}
+    assert ids and ids <= prune._NEVER_CONTENT_IDS

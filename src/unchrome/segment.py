@@ -283,8 +283,8 @@ def segment(
     link_chars = 0
 
     def flush() -> None:
-        # Callers test ``buf`` first: 36% of the calls found it empty (80,082 of
-        # 222,329 on every fifth dev page), and a call costs more than the test.
+        # Callers test ``buf`` first: a call costs more than the test, and before
+        # whitespace was kept out of the empty buffer 36% of the calls found nothing.
         nonlocal link_chars
         raw = "".join(buf)
         buf.clear()
