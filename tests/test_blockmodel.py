@@ -201,9 +201,11 @@ def reference_raw(trees: ObliviousTrees, x: np.ndarray) -> np.ndarray:
     return out
 
 
-def test_vectorised_trees_match_the_reference_walk():
+@pytest.mark.parametrize("depth", [4, 8, 9])
+def test_vectorised_trees_match_the_reference_walk(depth):
+    # Leaf numbers are computed in bytes up to depth 8, in machine integers beyond.
     rng = np.random.default_rng(3)
-    n_trees, depth, n_features = 20, 4, 7
+    n_trees, n_features = 20, 7
     trees = ObliviousTrees(
         rng.integers(0, n_features, (n_trees, depth)).astype(np.int64),
         rng.normal(size=(n_trees, depth)).astype(np.float32),
@@ -238,6 +240,37 @@ def test_packaged_model_loads_and_builds_its_own_feature_width():
     )
     assert x.shape == (len(trace["seg"].blocks), len(model.names))  # type: ignore[attr-defined]
     assert np.isfinite(x).all()
+
+
+def test_inference_columns_and_rows_are_slices_of_the_full_matrix():
+    # Inference asks only for the tested columns, feature-major, and beside a story
+    # only for the selection's rows; the training tool builds the full matrix. Both
+    # must describe a block the same way, or the trees read other values than they
+    # were fit on.
+    model = blockmodel.load_model()
+    assert model is not None
+    trace: dict[str, object] = {}
+    html = (
+        "<html><head><title>Library opens on Sundays</title></head><body>"
+        "<nav><ul><li><a href='/'>Home</a></li><li><a href='/news'>News</a></li></ul></nav>"
+        "<h1>Library opens on Sundays</h1><div class='share'>Share</div>"
+        f"<article>{''.join(f'<p>{p}</p>' for p in STORY)}<ul><li>Opening hours</li></ul>"
+        "</article><aside><h2>Related posts</h2><p>Read more about the council.</p></aside>"
+        "<p>Поддержите нас: 图书馆 周日 开放 (kana テスト).</p></body></html>"
+    )
+    unchrome.Extractor().extract(html, trace=trace)
+    args = (trace["seg"], trace["agg"], trace["sel"], trace["ctx"], model.vocab)
+    full = blockmodel.features(*args)  # type: ignore[arg-type]
+    n = len(full)
+    assert n > 5
+    columns = model.trees.used
+    rows = np.array([1, 3, n - 1])
+    assert np.array_equal(blockmodel.features(*args, columns=columns), full[:, columns].T)  # type: ignore[arg-type]
+    assert np.array_equal(
+        blockmodel.features(*args, columns=columns, rows=rows),  # type: ignore[arg-type]
+        full[rows][:, columns].T,
+    )
+    assert np.array_equal(blockmodel.features(*args, rows=rows), full[rows])  # type: ignore[arg-type]
 
 
 def test_a_model_built_for_other_features_is_refused():
