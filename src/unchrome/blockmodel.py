@@ -477,14 +477,12 @@ def features(
             row = says_at.get(word)
             if row is not None and block in column_of:
                 out[row, column_of[block]] = 1.0
-        for k, (start, hits) in enumerate(stretches):
-            if hits:
-                end = stretches[k + 1][0] if k + 1 < len(stretches) else n
-                lo, hi = bisect_left(wanted, start), bisect_left(wanted, end)
-                for word in hits:
-                    row = under_at.get(word)
-                    if row is not None:
-                        out[row, lo:hi] = 1.0
+        for start, end, hits in stretches:
+            lo, hi = bisect_left(wanted, start), bisect_left(wanted, end)
+            for word in hits:
+                row = under_at.get(word)
+                if row is not None:
+                    out[row, lo:hi] = 1.0
     return out.T.copy() if full else out
 
 
@@ -588,18 +586,17 @@ def text_word_columns(
         index = vocab.text_index
     said_rows, said_words, stretches = _text_word_hits(blocks, index, rows)
     says[said_rows, said_words] = 1.0
-    for k, (start, hits) in enumerate(stretches):
-        if hits:
-            end = stretches[k + 1][0] if k + 1 < len(stretches) else n
-            under[start:end, hits] = 1.0
+    for start, end, hits in stretches:
+        under[start:end, hits] = 1.0
     return says, under
 
 
 def _text_word_hits(
     blocks: list[Block], index: dict[str, int], rows: set[int] | None
-) -> tuple[list[int], list[int], list[tuple[int, list[int]]]]:
+) -> tuple[list[int], list[int], list[tuple[int, int, list[int]]]]:
     """The words of ``index`` that short blocks say, as (block, column) pairs, and the
-    stretches under each heading: (first block, the heading's word columns)."""
+    stretches under the headings that say any: (first block, end, the heading's word
+    columns)."""
     headings = _HEADINGS
     # (first block, heading words) per stretch under one heading: the stretch runs to
     # the next one's first block.
@@ -624,7 +621,12 @@ def _text_word_hits(
             said_words += hits
         if heading:
             stretches.append((i + 1, hits))
-    return said_rows, said_words, stretches
+    ends = [start for start, _ in stretches[1:]] + [len(blocks)] if stretches else []
+    return (
+        said_rows,
+        said_words,
+        [(start, end, hits) for (start, hits), end in zip(stretches, ends, strict=True) if hits],
+    )
 
 
 def _mask_columns(

@@ -24,7 +24,7 @@ NEVER_CONTENT = frozenset(
     }
 )  # fmt: skip
 # Their lexbor tag ids: static for the tags lexbor knows, which all of these are
-# (tests/test_prune checks each against a parsed element; an unknown tag's id would
+# (tests/test_pipeline checks each against a parsed element; an unknown tag's id would
 # point into the throwaway document below). The pass that removes them walks the
 # elements and filters by tag id: a lexbor selector list costs about one walk of the
 # tree per selector, and the list of these 23 tags took 0.36 ms at the median dev page
