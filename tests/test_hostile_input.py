@@ -112,6 +112,26 @@ def test_20k_nested_divs_keep_the_text_without_recursion_error():
     assert TEXT in result.markdown
 
 
+def test_markup_depth_cap_drops_only_the_tags_past_the_cap():
+    # parse.cap_tag_depth runs before lexbor on tag-heavy pages: the text stays, tags
+    # nested past the cap go, and void or self-closing tags (also with a "/" ending an
+    # unquoted attribute) open nothing.
+    from unchrome.parse import cap_tag_depth
+
+    html = (
+        '<div class="a"><br><img src=x.png><a href=/x/><p/>'
+        "<section><span>deep text</span></section> tail</div>"
+    )
+    assert cap_tag_depth(html, 5) == html
+    capped = cap_tag_depth(html, 1)
+    assert capped == ('<div class="a"><br><img src=x.png><a href=/x/><p/>  deep text   tail</div>')
+    deep = "<div>" * 3_000 + TEXT + "</div>" * 3_000
+    out = cap_tag_depth(deep, 1024)
+    assert out.count("<div>") == 1024
+    assert out.count("</div>") == 1024
+    assert TEXT in out
+
+
 def test_deep_nesting_of_mixed_inline_tags():
     tags = ["span", "b", "i", "em", "a", "strong", "font", "u"]
     opening = "".join(f"<{tag}>" for tag in tags * 3_000)
