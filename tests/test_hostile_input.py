@@ -124,7 +124,7 @@ def test_markup_depth_cap_drops_only_the_tags_past_the_cap():
     )
     assert cap_tag_depth(html, 5) == html
     capped = cap_tag_depth(html, 1)
-    assert capped == ('<div class="a"><br><img src=x.png><a href=/x/><p/>  deep text   tail</div>')
+    assert capped == '<div class="a"><br><img src=x.png><a href=/x/><p/>  deep text   tail</div>'
     deep = "<div>" * 3_000 + TEXT + "</div>" * 3_000
     out = cap_tag_depth(deep, 1024)
     assert out.count("<div>") == 1024

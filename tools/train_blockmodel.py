@@ -84,7 +84,7 @@ WEIGHT_FLOOR = 2.0
 #   a second model on the first one's out-of-fold probabilities and their means over
 #   repeated shapes, parents and neighbours (stacking)
 #                                0.871; product -0.012, collection +0.003
-#   the mean of the first three models' probabilities
+#   the mean of the shipped, depth-8 and soft-label models' probabilities
 #                                0.872; product +0.007, listing -0.006
 #   columns for the words of every block's first 400 characters (the 1,000 most
 #   widespread, on 15+ domains, no stopwords)
