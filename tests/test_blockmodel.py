@@ -12,7 +12,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 import unchrome
 from unchrome import blockmodel, score, segment, select
-from unchrome.blockmodel import ObliviousTrees, decide
+from unchrome.blockmodel import ObliviousTrees, adapt_drop_thresholds, decide, expected_f1
 
 STORY = [
     f"Paragraph {i} of the story tells what the council decided on Monday evening, "
@@ -181,6 +181,44 @@ def test_decide_trusts_the_model_when_it_is_sure_of_part_of_the_selection():
         0.8,
     )
     assert outside.tolist() == [True, True, True, False]
+
+
+def test_expected_f1_is_the_best_over_every_set_of_blocks():
+    # The best set is always the blocks above some probability, whatever their sizes:
+    # the prefix search must find the optimum of a search over all subsets.
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        probs = rng.random(7)
+        weights = rng.integers(1, 400, 7).astype(float)
+        total = (probs * weights).sum()
+        best = 0.0
+        for mask in range(1, 1 << 7):
+            kept = np.array([(mask >> i) & 1 for i in range(7)], dtype=bool)
+            best = max(best, 2 * (probs * weights)[kept].sum() / (weights[kept].sum() + total))
+        assert expected_f1(probs, weights) == pytest.approx(best)
+    assert expected_f1(np.array([1.0, 0.0]), np.array([100.0, 50.0])) == pytest.approx(1.0)
+    assert expected_f1(np.zeros(3), np.ones(3)) == 0.0
+
+
+def test_an_unsure_page_keeps_more_of_its_selection_and_a_sure_one_less():
+    region = np.ones(4, dtype=bool)
+    chars = np.full(4, 200.0)
+    base = np.full(4, 0.6)
+    # The model is lukewarm about the whole page: a paragraph at 0.5, dropped under the
+    # fixed threshold, stays.
+    unsure = np.array([0.7, 0.7, 0.7, 0.5])
+    assert decide(unsure, region, chars, base, 0.6).tolist() == [True, True, True, False]
+    adapted = adapt_drop_thresholds(base, unsure, chars)
+    assert (adapted < base).all()
+    assert decide(unsure, region, chars, adapted, 0.6).tolist() == [True, True, True, True]
+    # Sure of the page: a block at 0.65 that would pass the fixed threshold goes.
+    sure = np.array([0.99, 0.99, 0.99, 0.65])
+    adapted = adapt_drop_thresholds(base, sure, chars)
+    assert (adapted > base).all()
+    assert decide(sure, region, chars, adapted, 0.6).tolist() == [True, True, True, False]
+    assert decide(sure, region, chars, base, 0.6).tolist() == [True, True, True, True]
+    # Nothing to go on (no probability computed): the thresholds stay.
+    assert adapt_drop_thresholds(base, np.zeros(4), chars).tolist() == base.tolist()
 
 
 # ------------------------------------------------------------------ tree inference

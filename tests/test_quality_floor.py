@@ -11,20 +11,24 @@ from pathlib import Path
 import pytest
 
 # Floors: F1 measured with `python -m unchrome.bench` on the dev split, minus 0.01
-# (measured: all 0.900, article 0.971, documentation 0.952, service 0.879,
-# forum 0.835, listing 0.788, collection 0.756, product 0.716). The block model was
+# (measured: all 0.901, article 0.971, documentation 0.947, service 0.877,
+# forum 0.838, listing 0.788, collection 0.763, product 0.723). The block model was
 # trained on these pages: out of fold (tools/train_blockmodel.py cv, domains unseen in
-# training) the same pipeline measures all 0.871-0.872, and these floors guard the shipped
-# pipeline against regressions, not its accuracy on new sites.
-OVERALL_FLOOR = 0.890
+# training) the same pipeline measures all 0.874-0.875, and these floors guard the shipped
+# pipeline against regressions, not its accuracy on new sites. Documentation and
+# service keep their floors from 0.952 and 0.879, measured before the drop thresholds
+# adapted to the page (blockmodel.EXPECTED_F1_PIVOT): in sample the model is sure of
+# its pages and the thresholds rise (out of fold they moved -0.001 to -0.002 and
+# +0.004 to +0.009).
+OVERALL_FLOOR = 0.891
 TYPE_FLOORS: dict[str, float] = {
     "article": 0.961,
     "documentation": 0.942,
     "service": 0.869,
-    "forum": 0.825,
+    "forum": 0.828,
     "listing": 0.778,
-    "collection": 0.746,
-    "product": 0.706,
+    "collection": 0.753,
+    "product": 0.713,
 }
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wcxb"
@@ -74,9 +78,9 @@ def test_every_page_type_has_a_floor(run):
 
 
 # Share of pages (of those with boilerplate snippets) whose text shows one of them.
-# Measured 0.077 with the same command (trafilatura 2.3.1: 0.169); held at that
+# Measured 0.071 with the same command (trafilatura 2.3.1: 0.169); held at that
 # figure plus 0.01.
-WITHOUT_PAGES_CEILING = 0.087
+WITHOUT_PAGES_CEILING = 0.081
 
 
 def test_boilerplate_snippets_stay_rare(run):

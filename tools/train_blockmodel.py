@@ -71,10 +71,11 @@ WEIGHT_FLOOR = 2.0
 # CatBoost's oblivious trees: same cross-validated F1 as LightGBM's leaf-wise trees on
 # this data (0.861 both), and an oblivious tree is evaluated for every block with one
 # gather and one comparison (blockmodel.ObliviousTrees).
-# Out of fold (5 folds grouped by domain, seed 7, shipped thresholds), these settings
-# give all 0.872, service 0.833, listing 0.716, collection 0.690, product 0.687,
-# "without" 9.9%. Tried against them and not kept, none better than the seed noise
-# (about 0.005 per type, 0.01 on collection):
+# Out of fold (5 folds grouped by domain, seed 7, shipped thresholds, before they
+# adapted to the page: see blockmodel.EXPECTED_F1_PIVOT), these settings gave all
+# 0.872, service 0.833, listing 0.716, collection 0.690, product 0.687, "without"
+# 9.9%. Tried against them and not kept, none better than the seed noise (about
+# 0.005 per type, 0.01 on collection):
 #   depth 8                      0.872; listing +0.008, collection -0.004, product -0.003
 #   l2_leaf_reg 10, rsm 0.3      0.869; collection -0.015, listing -0.008
 #   soft labels (CrossEntropy on the share of a block's trigrams in the content)
@@ -89,6 +90,9 @@ WEIGHT_FLOOR = 2.0
 #   columns for the words of every block's first 400 characters (the 1,000 most
 #   widespread, on 15+ domains, no stopwords)
 #                                0.873; product +0.007, collection -0.004
+#   the true page type as a feature (an upper bound for a page-type classifier)
+#                                0.873; listing +0.011, service +0.007,
+#                                collection -0.013, product -0.006
 # With the content labels themselves as probabilities the same rules score 0.925
 # (service 0.909, collection 0.793, product 0.797): what is left to win is the model's,
 # and the misses on those types are mostly blocks of the selection it doubts at
@@ -385,7 +389,12 @@ def model_texts(
             region = (x[:, in_root] > 0) & (x[:, noise] == 0)
             chars = np.array([len(t) for t in record["texts"]])
             story = x[0, orphan] == 0 and x[0, winner_p] >= blockmodel.STORY_P_SHARE
+            if story:
+                # Beside a story the extractor computes no probability outside the
+                # selection (BlockModel.keep): they are 0 when it adapts its thresholds.
+                page_probs = np.where(region, page_probs, 0.0)
             drop_below = blockmodel.drop_thresholds(_shells(record), structured, other)
+            drop_below = blockmodel.adapt_drop_thresholds(drop_below, page_probs, chars)
             keep = blockmodel.decide(page_probs, region, chars, drop_below, add_above, story)
         else:
             keep = page_probs >= add_above
