@@ -695,17 +695,25 @@ class ObliviousTrees:
         block. Feature-major, the gather copies whole rows: 3.7 ms instead of 8.1 ms
         for 600 blocks, where a row-major matrix gathers 2,400 scattered columns."""
         trees, depth = self.feature.shape
-        tests = (xt[self._split_row] > self._split_border).reshape(depth, trees, -1)
+        # np.take rather than fancy indexing, for the rows and for the leaves: the same
+        # gathers through a simpler path, 68 -> 25 us for the rows of a 94-block page.
+        tests = (np.take(xt, self._split_row, axis=0) > self._split_border).reshape(
+            depth, trees, -1
+        )
         # Leaf numbers in bytes when they fit (depth <= 8; the packaged trees have 6):
-        # the booleans are read as uint8 in place, and the shifts and ors move an
-        # eighth of the memory of intp. 0.21 -> 0.11 ms for the median dev page.
-        # Level-major, each level's bits are one contiguous block for the shifts and
-        # ors: 0.332 -> 0.307 ms for the whole call at the median dev page.
+        # the booleans are read as uint8 in place, and the multiplications and ors
+        # move an eighth of the memory of intp. Level-major, each level's bits are one
+        # contiguous block. A multiplication by 2 ** level rather than a shift: numpy
+        # shifts uint8 without SIMD, 12 us a level at the median dev page against 2.
         bits = tests.view(np.uint8) if depth <= 8 else tests.astype(np.intp)
         leaf = bits[0].copy()
         for level in range(1, depth):
-            leaf |= bits[level] << level
-        total = self._leaves_flat[self._leaf_offset + leaf].sum(axis=0)
+            leaf |= bits[level] * (1 << level)
+        # Widened once, then offset in place: the mixed uint8 + int64 sum cost 22 us.
+        index = leaf.astype(np.intp)
+        index += self._leaf_offset
+        # The whole call: 0.35 -> 0.21 ms at the median dev page (94 blocks).
+        total = np.take(self._leaves_flat, index).sum(axis=0)
         return total * self.scale + self.bias
 
     def raw(self, x: np.ndarray) -> np.ndarray:
