@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
 import html_to_markdown
+import numpy as np
 
 from .parse import LexborNode
 from .result import Media
@@ -229,12 +230,22 @@ WORDS_PER_MINUTE = 230
 CJK_CHARS_PER_MINUTE = 500
 
 
+def _below_cjk(text: str) -> bool:
+    """Whether every UTF-16 code unit of ``text`` lies below the CJK ranges (U+3040):
+    no Han or kana character then. The non-ASCII texts at the median WCXB dev page
+    (nine in ten: curly quotes, no-break spaces) are settled by one encode and one
+    numpy max, 4.5 us, instead of a regex scan, 25 us. Astral characters encode as
+    surrogates (U+D800 and above) and take the scan."""
+    units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
+    return not len(units) or int(units.max()) < 0x3040
+
+
 def count_words(text: str) -> tuple[int, int]:
     """(word count, reading minutes). Words are whitespace-separated, as ``wc -w``
     counts them, except that each Han or kana character counts as a word: Chinese and
     Japanese do not separate words with spaces. (A \\w+ regex over the text cost
     0.35 ms a page; split() costs a fifth of that.)"""
-    if text.isascii() or _CJK.search(text) is None:
+    if text.isascii() or _below_cjk(text) or _CJK.search(text) is None:
         cjk = 0
         words = len(text.split())
     else:
