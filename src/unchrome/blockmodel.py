@@ -672,8 +672,18 @@ class ObliviousTrees:
         # (all trees' first splits, then their second...): each level's tests are then
         # one contiguous block (see raw_by_feature).
         self.used = np.unique(feature)
-        self._split_row = np.searchsorted(self.used, feature.T.reshape(-1))
-        self._split_border = border.T.reshape(-1)[:, None]
+        # Of the 2,400 splits of the packaged trees only 1,274 are distinct (feature,
+        # border) tests: each distinct test runs once, and the splits gather its row
+        # of booleans (a quarter of the bytes of the float32 row the test reads).
+        tests, split_test = np.unique(
+            np.rec.fromarrays(
+                [np.searchsorted(self.used, feature.T.reshape(-1)), border.T.reshape(-1)]
+            ),
+            return_inverse=True,
+        )
+        self._test_row = np.ascontiguousarray(tests.f0, dtype=np.intp)
+        self._test_border = np.ascontiguousarray(tests.f1, dtype=border.dtype)[:, None]
+        self._split_test = split_test.reshape(-1).astype(np.intp)
         self._leaves_flat = leaves.reshape(-1)
         self._leaf_offset = (np.arange(feature.shape[0]) * leaves.shape[1])[:, None]
 
@@ -684,9 +694,9 @@ class ObliviousTrees:
         trees, depth = self.feature.shape
         # np.take rather than fancy indexing, for the rows and for the leaves: the same
         # gathers through a simpler path, 68 -> 25 us for the rows of a 94-block page.
-        tests = (np.take(xt, self._split_row, axis=0) > self._split_border).reshape(
-            depth, trees, -1
-        )
+        # The distinct tests, then each split's: 0.17 -> 0.14 ms for the whole call.
+        distinct = np.take(xt, self._test_row, axis=0) > self._test_border
+        tests = np.take(distinct, self._split_test, axis=0).reshape(depth, trees, -1)
         # Leaf numbers in bytes when they fit (depth <= 8; the packaged trees have 6):
         # the booleans are read as uint8 in place, and the multiplications and ors
         # move an eighth of the memory of intp. Level-major, each level's bits are one
