@@ -393,8 +393,9 @@ def model_texts(
                 # Beside a story the extractor computes no probability outside the
                 # selection (BlockModel.keep): they are 0 when it adapts its thresholds.
                 page_probs = np.where(region, page_probs, 0.0)
-            drop_below = blockmodel.drop_thresholds(_shells(record), structured, other)
-            drop_below = blockmodel.adapt_drop_thresholds(drop_below, page_probs, chars)
+            drop_below = blockmodel.drop_thresholds(
+                _shells(record), structured, other, page_probs, chars
+            )
             keep = blockmodel.decide(page_probs, region, chars, drop_below, add_above, story)
         else:
             keep = page_probs >= add_above

@@ -770,12 +770,21 @@ STRUCTURED_KINDS = frozenset(
 )
 
 
-def drop_thresholds(blocks: list[Block], structured: float, other: float) -> np.ndarray:
-    """Per block, the probability below which decide() drops it from the selection."""
+def drop_thresholds(
+    blocks: list[Block],
+    structured: float,
+    other: float,
+    probs: np.ndarray,
+    chars: np.ndarray,
+) -> np.ndarray:
+    """Per block, the probability below which decide() drops it from the selection:
+    ``structured`` or ``other`` by its kind, moved by the page's expected F1 (see
+    EXPECTED_F1_PIVOT)."""
     kinds = STRUCTURED_KINDS
-    return np.fromiter(
+    by_kind = np.fromiter(
         (structured if b.kind in kinds else other for b in blocks), np.float64, len(blocks)
     )
+    return adapt_drop_thresholds(by_kind, probs, chars)
 
 
 # The drop thresholds follow the model's confidence in the page as a whole: where it
@@ -818,9 +827,7 @@ def adapt_drop_thresholds(
     drop_below: np.ndarray, probs: np.ndarray, chars: np.ndarray
 ) -> np.ndarray:
     """``drop_below`` moved by the page's expected F1 (see EXPECTED_F1_PIVOT)."""
-    if not len(probs):
-        return drop_below
-    expected = expected_f1(probs, chars.astype(np.float64))
+    expected = expected_f1(probs, np.asarray(chars, dtype=np.float64))
     if expected <= 0.0:
         return drop_below
     shift = DROP_SHIFT_PER_F1 * (expected - EXPECTED_F1_PIVOT)
@@ -925,8 +932,9 @@ class BlockModel:
         # the model (on WCXB article pages, about a third of the blocks).
         rows = np.flatnonzero(region) if story else None
         probs = self.probabilities(seg, agg, sel, ctx, rows)
-        drop_below = drop_thresholds(seg.blocks, self.drop_structured_below, self.drop_below)
-        drop_below = adapt_drop_thresholds(drop_below, probs, agg.block_chars)
+        drop_below = drop_thresholds(
+            seg.blocks, self.drop_structured_below, self.drop_below, probs, agg.block_chars
+        )
         return decide(probs, region, agg.block_chars, drop_below, self.add_above, story)
 
 
