@@ -273,11 +273,15 @@ def test_main_with_every_report_option(tmp_path: Path, capsys) -> None:
     assert bench.main([*argv, "--markdown", "--json", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "time ratio (trafilatura median / unchrome median)" in printed
-    header = "| type | pages | unchrome F1 | unchrome P | unchrome R | trafilatura F1 |"
+    header = (
+        "| type | pages | unchrome F1 | unchrome P | unchrome R "
+        "| unchrome md F1 | unchrome md P | unchrome md R | trafilatura F1 |"
+    )
     assert header in printed
+    assert "text and Markdown of one selection" in printed
     payload = json.loads(out.read_text(encoding="utf-8"))
     assert len(payload["pages"]) == 3
-    assert {"unchrome", "trafilatura"} <= set(payload["pages"][0])
+    assert {"unchrome", "unchrome md", "trafilatura"} <= set(payload["pages"][0])
 
 
 def test_repeat_keeps_each_pages_fastest_run_and_its_first_output(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 import unchrome
-from unchrome import blockmodel, score, segment, select
+from unchrome import blockmodel, render, score, segment, select
+from unchrome.extractor import Trace
 from unchrome.blockmodel import ObliviousTrees, adapt_drop_thresholds, decide, expected_f1
 
 STORY = [
@@ -28,7 +29,7 @@ def body_of(html: str) -> LexborHTMLParser:
 def segmented(html: str) -> segment.Segmentation:
     tree = body_of(html)
     assert tree.body is not None
-    seg = segment.segment(tree.body, min_paragraph_chars=20)
+    seg = segment.segment(tree.body)
     seg.tree = tree  # type: ignore[attr-defined]  # keep the nodes' tree alive
     return seg
 
@@ -55,9 +56,13 @@ def test_blocks_come_in_document_order_with_their_kind_and_links():
         assert all(seg.parents[c] == p for p, c in zip(block.path, block.path[1:], strict=False))
 
 
-def test_short_paragraphs_are_filtered_but_short_list_items_are_kept():
+def test_short_paragraphs_are_flagged_and_left_out_of_the_view_but_short_items_are_not():
     seg = segmented("<p>tiny</p><ul><li>one</li></ul><p>A paragraph that is long enough.</p>")
-    assert [b.text for b in seg.blocks] == ["one", "A paragraph that is long enough."]
+    assert [b.text for b in seg.blocks] == ["tiny", "one", "A paragraph that is long enough."]
+    assert [bool(b.flags & segment.FLAG_SHORT) for b in seg.blocks] == [True, False, False]
+    view, index = seg.view(segment.FLAG_SHORT)
+    assert [b.text for b in view.blocks] == ["one", "A paragraph that is long enough."]
+    assert index == [1, 2]
 
 
 def test_data_table_rows_are_blocks_and_layout_tables_are_walked():
@@ -77,38 +82,47 @@ def test_br_breaks_survive_inside_a_block():
     assert seg.blocks[0].text == "First line of the verse\nsecond line of the verse"
 
 
-def test_depth_guard_lists_too_deep_elements_without_recursion():
+def test_depth_guard_reads_too_deep_elements_whole_without_recursion():
     depth = 5000
     tree = body_of("<div>" * depth + "deep text at the bottom" + "</div>" * depth)
     assert tree.body is not None
-    seg = segment.segment(tree.body, min_paragraph_chars=20, max_depth=100)
-    assert seg.too_deep, "an element past max_depth must be listed for flattening"
+    seg = segment.segment(tree.body, max_depth=100)
     assert "deep text at the bottom" in " ".join(b.text for b in seg.blocks)
+    # The element past the guard is the block's one node: the renderings take it whole.
+    deep = [b for b in seg.blocks if "deep text" in b.text][0]
+    assert len(deep.nodes) == 1 and deep.nodes[0].tag == "div"
+    assert max(len(b.path) for b in seg.blocks) < 100
+
+
+def test_marks_flag_every_block_inside_the_marked_element():
+    tree = body_of(
+        f"<p>{STORY[0]}</p><div id='c'><p>{STORY[1]}</p><span id='s'>inline note</span></div>"
+    )
+    assert tree.body is not None
+    marks = {tree.css_first("#c").mem_id: segment.FLAG_COMMENT}
+    seg = segment.segment(tree.body, marks=marks)
+    flagged = [b.text for b in seg.blocks if b.flags & segment.FLAG_COMMENT]
+    assert flagged == [STORY[1], "inline note"]
 
 
 # ------------------------------------------------------------- density, read off blocks
 
 
-def test_aggregate_counts_match_the_per_node_tally():
+def test_aggregate_counts_sum_the_blocks_each_element_holds():
     html = (
         '<div id="nav"><a href="/a">Home</a> <a href="/b">News</a></div>'
         f'<div id="story">{"".join(f"<p>{p}</p>" for p in STORY)}</div>'
     )
     seg = segmented(html)
     agg = score.aggregate(seg)
-    tree = body_of(html)
-    assert tree.body is not None
-    tallies = score.tally_tree(tree.body)
     ids = {node.id: element for element, node in enumerate(seg.nodes) if node.id}
-    story = tallies[tree.css_first("#story").mem_id]
-    assert agg.chars[ids["story"]] == story.chars
-    assert agg.p_chars[ids["story"]] == story.p_chars == story.chars
-    # Blocks join inline runs with a space ("Home News"), the tally does not; the
-    # shares, which is what scoring reads, agree.
-    nav = tallies[tree.css_first("#nav").mem_id]
-    assert agg.a_chars[ids["nav"]] / agg.chars[ids["nav"]] == pytest.approx(
-        nav.a_chars / nav.chars, abs=0.15
-    )
+    assert agg.chars[ids["story"]] == sum(len(p) for p in STORY)
+    assert agg.p_chars[ids["story"]] == agg.chars[ids["story"]]
+    # "Home News": the links' characters over the block's (the joining space is not
+    # link text).
+    assert agg.a_chars[ids["nav"]] == len("HomeNews")
+    assert agg.chars[ids["nav"]] == len("Home News")
+    assert agg.chars[0] == agg.chars[ids["nav"]] + agg.chars[ids["story"]]
     # A share can never pass 1: numerator and denominator come from the same blocks.
     assert np.all(agg.a_chars <= agg.chars) and np.all(agg.p_chars <= agg.chars)
 
@@ -125,7 +139,7 @@ def test_selection_picks_the_story_over_the_link_list():
     assert [b.text for b, k in zip(seg.blocks, sel.in_root, strict=True) if k] == STORY
 
 
-def test_kept_html_keeps_a_blockless_image_beside_a_single_kept_paragraph():
+def test_html_keeps_a_blockless_image_beside_a_single_kept_paragraph():
     html = (
         f'<article id="a"><p>{STORY[0]}</p><img src="/d.png" alt="diagram"></article>'
         '<aside id="s"><p>A sidebar paragraph that the decision dropped entirely.</p></aside>'
@@ -133,10 +147,11 @@ def test_kept_html_keeps_a_blockless_image_beside_a_single_kept_paragraph():
     seg = segmented(html)
     keep = np.array([b.text == STORY[0] for b in seg.blocks])
     article = next(i for i, n in enumerate(seg.nodes) if n.id == "a")
-    roots = select.kept_html_roots(seg, keep, region=[article])
-    html_out = "".join(r.html or "" for r in roots)
+    content = select.Content(seg, keep, region=(article,))
+    html_out, media = render.html(content, "https://example.org/")
     assert "diagram" in html_out and STORY[0] in html_out
     assert "sidebar" not in html_out
+    assert [m.url for m in media.images] == ["https://example.org/d.png"]
 
 
 # --------------------------------------------------------------------------- decide
@@ -263,20 +278,15 @@ def test_packaged_model_loads_and_builds_its_own_feature_width():
     assert 0 < model.drop_structured_below <= model.drop_below < 1
     assert 0 < model.add_above < 1
     assert int(model.trees.feature.max()) < len(model.names)
-    trace: dict[str, object] = {}
+    trace = Trace()
     html = (
         "<html><head><title>Library</title></head><body><nav><a href='/'>Home</a></nav>"
         f"<article>{''.join(f'<p>{p}</p>' for p in STORY)}</article></body></html>"
     )
     unchrome.Extractor().extract(html, trace=trace)
-    x = blockmodel.features(
-        trace["seg"],
-        trace["agg"],
-        trace["sel"],
-        trace["ctx"],
-        model.vocab,  # type: ignore[arg-type]
-    )
-    assert x.shape == (len(trace["seg"].blocks), len(model.names))  # type: ignore[attr-defined]
+    assert trace.seg is not None and trace.agg and trace.sel and trace.ctx
+    x = blockmodel.features(trace.seg, trace.agg, trace.sel, trace.ctx, model.vocab)
+    assert x.shape == (len(trace.seg.blocks), len(model.names))
     assert np.isfinite(x).all()
 
 
@@ -287,7 +297,7 @@ def test_inference_columns_and_rows_are_slices_of_the_full_matrix():
     # were fit on.
     model = blockmodel.load_model()
     assert model is not None
-    trace: dict[str, object] = {}
+    trace = Trace()
     html = (
         "<html><head><title>Library opens on Sundays</title></head><body>"
         "<nav><ul><li><a href='/'>Home</a></li><li><a href='/news'>News</a></li></ul></nav>"
@@ -297,7 +307,7 @@ def test_inference_columns_and_rows_are_slices_of_the_full_matrix():
         "<p>Поддержите нас: 图书馆 周日 开放 (kana テスト).</p></body></html>"
     )
     unchrome.Extractor().extract(html, trace=trace)
-    args = (trace["seg"], trace["agg"], trace["sel"], trace["ctx"], model.vocab)
+    args = (trace.seg, trace.agg, trace.sel, trace.ctx, model.vocab)
     full = blockmodel.features(*args)  # type: ignore[arg-type]
     n = len(full)
     assert n > 5

@@ -23,7 +23,8 @@ from unchrome import (
     Result,
     prune,
 )
-from unchrome.score import density_score, tally_tree
+from unchrome.score import aggregate
+from unchrome.segment import segment
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pipeline"
 
@@ -142,22 +143,16 @@ def _trees(draw, depth: int = 0) -> str:
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(_trees(), min_size=1, max_size=4))
-def test_tally_shares_never_exceed_the_total(fragments):
+def test_density_shares_never_exceed_the_total(fragments):
     tree = LexborHTMLParser(f"<html><body><div>{''.join(fragments)}</div></body></html>")
     assert tree.body is not None
-    tallies = tally_tree(tree.body)
-    assert tallies
-    total_text = sum(
-        len(n.text_content.strip())
-        for n in tree.body.traverse(include_text=True)
-        if n.tag == "-text"
-    )
-    assert tallies[tree.body.mem_id].chars == total_text
-    for tally in tallies.values():
-        assert 0 <= tally.a_chars <= tally.chars
-        assert 0 <= tally.p_chars <= tally.chars
-        score = density_score(tally)
-        assert 0 <= score <= tally.chars
+    seg = segment(tree.body)
+    agg = aggregate(seg)
+    assert agg.chars[0] == sum(len(b.text) for b in seg.blocks)
+    assert (agg.a_chars >= 0).all() and (agg.a_chars <= agg.chars).all()
+    assert (agg.p_chars >= 0).all() and (agg.p_chars <= agg.chars).all()
+    scores = agg.score()
+    assert (scores >= 0).all() and (scores <= agg.chars + 1e-9).all()
 
 
 # ------------------------------------------------------------------------ fallbacks
@@ -821,7 +816,7 @@ def test_code_comments_stay_in_highlighted_code():
         'git add . <span class="token comment"># stage every file</span></code></pre>'
         '<div class="comments"><p>First! Great post, thanks for sharing it.</p></div>'
     )
-    text = _pruned_text(html)
+    text = unchrome.extract(html).text
     assert "# initialise the repo" in text
     assert "# stage every file" in text
     assert "Great post" not in text

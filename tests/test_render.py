@@ -9,7 +9,10 @@ from selectolax.lexbor import LexborHTMLParser
 
 import unchrome
 from unchrome import Config
-from unchrome.render import render_markdown, render_text
+from unchrome import render
+from unchrome.render import markdown as render_markdown
+from unchrome.segment import segment
+from unchrome.select import settle, whole
 
 URL = "https://docs.example/guide/page"
 LONG = (
@@ -37,9 +40,9 @@ def extract(body: str, **config: object) -> unchrome.Result:
 def text_of(html: str, min_paragraph_chars: int = 20, include_tables: bool = True) -> str:
     tree = LexborHTMLParser(f"<html><body>{html}</body></html>")
     assert tree.body is not None
-    return render_text(
-        [tree.body], min_paragraph_chars=min_paragraph_chars, include_tables=include_tables
-    )
+    seg = segment(tree.body, include_tables=include_tables)
+    content = settle(seg, whole(seg), None)
+    return render.text(content.blocks(min_paragraph_chars))
 
 
 def md_table_rows(markdown: str) -> list[list[str]]:

@@ -278,6 +278,100 @@ def unchrome_system() -> System:
     return System("unchrome", run, (unchrome.UnchromeError,), note=f"unchrome {version}")
 
 
+# Markdown reduced to the words a reader sees: an image is a picture (its alt text is
+# not running text), a link its anchor text, a code fence's language tag no word of the
+# page, a backslash escape the character it escapes.
+# A link's destination: <...> (spaces allowed) or a run without spaces whose
+# parentheses balance one level deep, then an optional "title".
+_MD_DEST = r"\((?:<[^>\n]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+\"[^\"]*\")?\)"
+# Link text may hold one level of brackets ("[[1]](#cite_note-1)") and line breaks (a
+# card: a link around a heading and a teaser).
+_MD_LABEL = r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]"
+_MD_IMAGE = re.compile("!" + _MD_LABEL + _MD_DEST)
+_MD_LINK = re.compile(_MD_LABEL + _MD_DEST)
+_MD_FENCE_INFO = re.compile(r"^(\s*(?:```|~~~))[^\n`]*$", re.M)
+_MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_MD_ORDERED_MARKER = re.compile(r"^(\s*(?:>\s*)*)\d+[.)](?=\s)", re.M)
+_MD_EMPTY_LINK = re.compile(r"(?<!!)\[\s*\]\(")
+_MD_TABLE_RULE = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+\s*$")
+
+
+def markdown_words(markdown: str) -> str:
+    """The text a reader sees in ``markdown``: images left out, links reduced to their
+    anchor text, code-fence language tags, ordered-list numbers and backslash escapes
+    removed."""
+    text = _MD_IMAGE.sub(" ", markdown)
+    # Innermost first: a link's text may hold an image or a bracketed reference.
+    while True:
+        reduced = _MD_LINK.sub(r"\1", text)
+        if reduced == text:
+            break
+        text = reduced
+    text = _MD_FENCE_INFO.sub(r"\1", text)
+    text = _MD_ORDERED_MARKER.sub(r"\1", text)
+    return _MD_ESCAPE.sub(r"\1", text)
+
+
+def empty_links(markdown: str) -> int:
+    """Links with no anchor text (``[](...)``), not images."""
+    return len(_MD_EMPTY_LINK.findall(markdown))
+
+
+def header_only_tables(markdown: str) -> int:
+    """Markdown tables whose header rule is followed by no body row."""
+    lines = markdown.splitlines()
+    count = 0
+    for index, line in enumerate(lines):
+        if _MD_TABLE_RULE.match(line.strip()):
+            after = lines[index + 1].strip() if index + 1 < len(lines) else ""
+            count += not after.startswith("|")
+    return count
+
+
+def unchrome_markdown_system() -> System:
+    """unchrome's Markdown, what the CLI and ``/r/`` give by default, scored as the
+    words a reader sees (:func:`markdown_words`); timed from raw bytes to Markdown."""
+    import unchrome
+
+    def run(raw: bytes, url: str | None) -> str:
+        return markdown_words(unchrome.extract(raw, url=url).markdown)
+
+    return System("unchrome md", run, (unchrome.UnchromeError,), note="Markdown, as users get it")
+
+
+@dataclass(frozen=True)
+class RenderingCheck:
+    """How far one page's Markdown strays from its text, and its Markdown defects."""
+
+    disagreement: float  # 1 - word F1 between text and Markdown (min_paragraph_chars=0)
+    empty_links: int
+    header_only_tables: int
+
+
+def check_renderings(raw: bytes, url: str | None) -> RenderingCheck | None:
+    """Text (every paragraph kept: ``min_paragraph_chars=0``) against the Markdown's
+    words, the title heading left aside: one selection rendered twice must agree."""
+    import unchrome
+
+    try:
+        result = unchrome.extract(raw, url=url, config=unchrome.Config(min_paragraph_chars=0))
+    except unchrome.UnchromeError:
+        return None
+    markdown = result.markdown
+    f1, _, _ = score_text(markdown_words(markdown_body(markdown, result.text)), result.text)
+    return RenderingCheck(1.0 - f1, empty_links(markdown), header_only_tables(markdown))
+
+
+def markdown_body(markdown: str, text: str) -> str:
+    """The Markdown less the title heading it opens with when the headline left the
+    text (the one line Markdown adds beyond syntax, links and images)."""
+    if markdown.startswith("# "):
+        first, _, rest = markdown.partition("\n")
+        if not text.startswith(first[2:].strip()):
+            return rest
+    return markdown
+
+
 def trafilatura_system() -> System | None:
     """trafilatura with default settings on the decoded page, or None if not installed."""
     try:
@@ -515,6 +609,34 @@ def per_type_table(
     return headers, rows
 
 
+def format_rendering_checks(pages: Sequence[Page], checks: Sequence[RenderingCheck | None]) -> str:
+    """Text against Markdown, per page type: pages whose words differ by more than 2%
+    and 5%, empty links, header-only tables."""
+    headers = ["type", "pages", "differ >2%", "differ >5%", "empty links", "header-only tables"]
+    present = {p.page_type for p in pages}
+    order = [t for t in PAGE_TYPES if t in present] + sorted(present - set(PAGE_TYPES))
+    rows = []
+    for page_type in [*order, "all"]:
+        chosen = [
+            c
+            for p, c in zip(pages, checks, strict=True)
+            if c is not None and page_type in ("all", p.page_type)
+        ]
+        rows.append(
+            [
+                page_type,
+                str(len(chosen)),
+                str(sum(c.disagreement > 0.02 for c in chosen)),
+                str(sum(c.disagreement > 0.05 for c in chosen)),
+                str(sum(c.empty_links for c in chosen)),
+                str(sum(c.header_only_tables for c in chosen)),
+            ]
+        )
+    return "text and Markdown of one selection (min_paragraph_chars=0):\n" + format_table(
+        headers, rows
+    )
+
+
 def _spelled_out(headers: Sequence[str]) -> list[str]:
     """Per-type headers with the system named on every metric ("P" → "unchrome P").
 
@@ -662,7 +784,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
 
     try:
-        systems = [unchrome_system()]
+        systems = [unchrome_system(), unchrome_markdown_system()]
     except ImportError as exc:
         print(f"bench: unchrome.extract is not importable: {exc}", file=sys.stderr)
         return 2
@@ -690,10 +812,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     headers, rows = per_type_table(pages, results)
     print(format_table(headers, rows))
-    if len(summaries) > 1 and summaries[0].median_ms > 0:
-        ratio = summaries[1].median_ms / summaries[0].median_ms
+    others = [s for s in summaries if not s.system.startswith("unchrome")]
+    if others and summaries[0].median_ms > 0:
+        ratio = others[0].median_ms / summaries[0].median_ms
         print()
-        print(f"time ratio ({summaries[1].system} median / unchrome median): {ratio:.2f}")
+        print(f"time ratio ({others[0].system} median / unchrome median): {ratio:.2f}")
+    print()
+    print(format_rendering_checks(pages, [check_renderings(p.read_html(), p.url) for p in pages]))
 
     for name, rs in results.items():
         crashed = [(p.file_id, r.crash) for p, r in zip(pages, rs, strict=True) if r.crash]

@@ -1,8 +1,9 @@
-"""The pipeline: decode → parse → prune → score → select → fallbacks → render.
+"""The pipeline, one stage per module: decode → parse → prune → segment → select →
+fallbacks → classify → render.
 
 ``Extractor`` holds a validated ``Config``; the module-level functions use a default
-one. Each stage lives in its own module; this file only orders them and enforces the
-input caps and the processing deadline.
+one. ``Extractor.extract`` orders the stages (its docstring lists them) and enforces
+the input caps and the processing deadline; the stages live in their modules.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
+from html import escape
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin, urlsplit
 
 from . import blockmodel, classify, fallbacks, feed, metadata, prune, render, score, segment, select
 from .config import DEFAULT_CONFIG, Config
@@ -28,8 +29,12 @@ from .errors import (
     UnchromeError,
     UnsupportedContent,
 )
-from .parse import LexborHTMLParser, LexborNode, flatten, guard_markup, parse
+from .parse import LexborHTMLParser, parse
 from .result import Rendering, Result
+from .segment import FLAG_COMMENT, FLAG_SELECTED, FLAG_SHORT, Segmentation, Vocabulary
+from .select import Content
+from .urls import path as url_path
+from .urls import resolve
 
 # Magic numbers of formats that are surely not HTML: answering them with a clear
 # UNSUPPORTED_CONTENT beats "extracting" a PDF's byte soup.
@@ -63,56 +68,32 @@ COMMENTS_RETRY_CHARS = 600
 THIN_BODY_CHARS = 600
 
 
-# Set by the training tool: segment with this vocabulary and keep the density
-# winner's blocks, so the training data sees the pipeline as it stands without a model.
-TRACE_VOCAB: segment.Vocabulary | None = None
+@dataclass
+class Trace:
+    """What one extraction saw and decided, for the training tool and the tests.
+
+    With ``vocabulary`` set, the page is segmented with it and the density selection is
+    kept as it is, without the block model: the training tool records the pipeline as
+    it stands without a model. The other fields are filled in by ``extract``.
+    """
+
+    vocabulary: Vocabulary | None = None
+    seg: Segmentation | None = None  # the blocks the density score and the model saw
+    agg: score.Aggregate | None = None
+    sel: select.Selection | None = None
+    ctx: blockmodel.PageContext | None = None
+    fallback: str | None = None  # the fallback's text, when one replaced the page's
+    content: Content | None = None  # the selection every rendering reads
 
 
-class _TraceModel:
-    def __init__(self, vocab: segment.Vocabulary) -> None:
-        self.vocab = vocab
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """What one selection pass saw, kept for the trace of the pass that wins."""
 
-
-class _Content:
-    """The main content found by one pass: its text, and its HTML roots on demand."""
-
-    __slots__ = ("_build", "_roots", "comment_sections", "heading", "text")
-
-    def __init__(
-        self,
-        text: str,
-        heading: str | None,
-        roots: list[LexborNode] | None,
-        build: Callable[[], list[LexborNode]] | None = None,
-        comment_sections: int = 0,
-    ) -> None:
-        self.text = text
-        # The headline taken out of the body text; Markdown still opens with it.
-        self.heading = heading
-        # Comment sections pruned on the way (see Extractor.extract's retry).
-        self.comment_sections = comment_sections
-        self._roots = roots
-        self._build = build
-
-    def roots(self) -> list[LexborNode]:
-        """The subtrees holding the content; built once, on first use (it edits the
-        tree: dropped blocks are removed from it)."""
-        if self._roots is None:
-            self._roots = self._build() if self._build is not None else []
-            self._build = None
-        return self._roots
-
-
-def _rendering(content: _Content, base_url: str | None, cfg: Config) -> Rendering:
-    roots = content.roots()
-    media = render.sanitize(roots, base_url)
-    return Rendering(
-        html="".join(r.html or "" for r in roots),
-        images=media.images if cfg.include_images else [],
-        links=media.links if cfg.include_links else [],
-        videos=media.videos,
-        audios=media.audios,
-    )
+    seg: Segmentation
+    agg: score.Aggregate
+    sel: select.Selection
+    ctx: blockmodel.PageContext
 
 
 class _Deadline:
@@ -179,103 +160,85 @@ class Extractor:
         *,
         url: str | None = None,
         content_type: str | None = None,
-        trace: dict[str, Any] | None = None,
+        trace: Trace | None = None,
     ) -> Result:
+        """Extract the main content and metadata of one document:
+
+        1. check the input: size cap (then ``truncated``), media type, binary formats;
+        2. a feed (RSS, Atom) is read as a feed;
+        3. decode the bytes to text; JSON is refused;
+        4. parse once; read the metadata and the embedded bodies before pruning;
+        5. prune what is never content (comment sections stay, named);
+        6. segment the pruned page into blocks, once;
+        7. select the content blocks (density, then the block model, or the caller's
+           selector, scorer or whole page); a discussion's comments come back;
+        8. fall back on a thin page: an embedded body, then ``og:description``;
+        9. classify: a bot wall or a dead page is a named error;
+        10. render: the text now, the HTML and Markdown of the same blocks on first use.
+        """
         started = time.perf_counter()
         cfg = self.config
         deadline = _Deadline(cfg.timeout)
-        data, truncated = self._check_input(data, content_type)
+        data, truncated = self._check_input(data, content_type)  # 1
 
-        if feed.looks_like_feed(data, content_type):
+        if feed.looks_like_feed(data, content_type):  # 2
             result = feed.extract_feed(data, url=url)
             result.truncated = result.truncated or truncated
             result.processing_time = time.perf_counter() - started
             return result
 
-        if isinstance(data, bytes):
-            decoded = decode(data, content_type=content_type, override=cfg.encoding)
-            text, encoding = decoded.text, decoded.encoding
-        else:
-            text, encoding = data.replace("\x00", ""), None
-        if text[:256].lstrip()[:1] in ("{", "[") and _is_json(text):
-            # An API response (WordPress's {"content": {"rendered": "<p>..."}}) is
-            # data, not a page, even when its strings hold HTML.
-            raise UnsupportedContent("the input is JSON, not HTML")
+        markup, encoding = _decode(data, content_type, cfg.encoding)  # 3
         deadline.check("decode")
 
-        # The scoring walk guards depth itself; other paths need the guard walk.
-        scoring = cfg.extract_article and not cfg.include_selector
-        text = guard_markup(text)  # once: the retry and the fallbacks parse it again
-        tree = parse(text, max_depth=None if scoring else cfg.max_depth, guarded=True)
-        deadline.check("parse")
+        tree = parse(markup, max_depth=None)  # 4: segment guards the depth
         meta = metadata.extract_metadata(tree, url)
         kind = classify.detect_kind(meta.og_type, tree)
         base_url = _base_url(tree, url)
-        deadline.check("metadata")
+        embedded = fallbacks.sources(tree, markup)
+        deadline.check("parse")
 
-        content = self._main_content(tree, meta, url, deadline, trace=trace)
-        if (
-            not cfg.include_comments
-            and content.comment_sections
-            and (
-                _is_discussion(meta.json_ld)
-                or _discussion_url(url)
-                or (len(content.text) < COMMENTS_RETRY_CHARS and not _is_product(meta))
-            )
-        ):
-            # Forums and Q&A pages keep their posts in elements named "comment": when
-            # the page without its comment sections has little left, or says it is a
-            # discussion, the comments are the content. Parse again to get them back
-            # (when any were pruned: otherwise the second pass would be the first).
-            tree = parse(text, max_depth=None if scoring else cfg.max_depth, guarded=True)
-            retry_trace: dict[str, Any] | None = {} if trace is not None else None
-            retry = self._main_content(
-                tree, meta, url, deadline, include_comments=True, trace=retry_trace
-            )
-            if len(retry.text) > len(content.text):
-                content = retry
-                if trace is not None and retry_trace is not None:
-                    trace.update(retry_trace)
+        pruned = prune.prune_page(  # 5
+            tree,
+            include_comments=cfg.include_comments,
+            exclude_selector=cfg.exclude_selector,
+            should_remove=cfg.scorer.should_remove if cfg.scorer else None,
+        )
+        deadline.check("prune")
 
-        if len(content.text) < max(cfg.min_body_chars, THIN_BODY_CHARS):
-            fallback_roots = self._fallback_roots(text, meta.json_ld)
-            if fallback_roots:
-                fallback_text = render.render_text(
-                    fallback_roots,
-                    min_paragraph_chars=cfg.min_paragraph_chars,
-                    include_tables=cfg.include_tables,
-                )
-                if len(fallback_text) > len(content.text):
-                    content = _Content(fallback_text, None, fallback_roots)
-                    if trace is not None:
-                        trace["fallback"] = fallback_text
-        if (
-            len(content.text) < cfg.min_body_chars
-            and meta.description
-            and (len(meta.description) > len(content.text))
-        ):
-            desc_tree = LexborHTMLParser(f"<p>{_escape(meta.description)}</p>")
-            roots = [desc_tree.body] if desc_tree.body is not None else []
-            content = _Content(meta.description, None, roots)
-            if trace is not None:
-                trace["fallback"] = meta.description
+        model = self._model(trace)
+        vocabulary = (
+            trace.vocabulary
+            if trace is not None and trace.vocabulary is not None
+            else model.vocab
+            if model is not None
+            else segment.EMPTY_VOCABULARY
+        )
+        seg = self._segment(tree, pruned, vocabulary)  # 6
+        deadline.check("segment")
+
+        content, text, seen = self._select(seg, meta, url, pruned, model)  # 7
+        deadline.check("select")
+
+        content, text, fallback = self._fallback(content, text, embedded, meta)  # 8
         deadline.check("fallbacks")
-        body_text = content.text
+        if trace is not None:
+            if seen is not None:
+                trace.seg, trace.agg, trace.sel, trace.ctx = seen.seg, seen.agg, seen.sel, seen.ctx
+            trace.fallback = fallback
+            trace.content = content
 
-        # Classify on the unfiltered text: a "deleted post" notice is often shorter than
-        # min_paragraph_chars and vanishes from body_text, leaving only a "back" link.
-        if len(body_text) <= classify.BOT_WALL_MAX_CHARS:
-            roots = content.roots()
-            screen_text = " ".join(r.text(deep=True, separator=" ") for r in roots).split()
-            classify.classify_block(meta.title, " ".join(screen_text) or _page_text(tree))
+        # 9: on the unfiltered text: a "deleted post" notice is often shorter than
+        # min_paragraph_chars and would vanish, leaving only a "back" link.
+        if len(text) <= classify.BOT_WALL_MAX_CHARS:
+            screen = " ".join(content.screen_text().split())
+            classify.classify_block(meta.title, screen or _page_text(tree))
         else:
-            classify.classify_block(meta.title, body_text)
-
-        has_body = bool(body_text.strip())
+            classify.classify_block(meta.title, text)
+        has_body = bool(text.strip())
         if not has_body and not meta.title:
             raise ExtractFailed("no main content and no title found")
 
-        words, minutes = render.count_words(body_text)
+        words, minutes = render.count_words(text)  # 10
         return Result(
             url=url,
             title=meta.title,
@@ -287,18 +250,18 @@ class Extractor:
             image=meta.image,
             canonical_url=meta.canonical_url,
             kind=kind,
-            text=body_text,
+            text=text,
             has_body=has_body,
             word_count=words,
             reading_time=minutes,
             processing_time=time.perf_counter() - started,
             truncated=truncated,
             encoding=encoding,
-            _render_html=partial(_rendering, content, base_url, cfg) if has_body else None,
+            _render_html=partial(self._rendering, content, base_url) if has_body else None,
             _render_markdown=partial(
-                render.render_markdown,
-                # The headline left the body (select.title_block, dropped_heading);
-                # a Markdown document still opens with it.
+                render.markdown,
+                # The headline left the body (select.settle); a Markdown document
+                # still opens with it.
                 title=content.heading,
                 table_format=cfg.table_format,
                 include_images=cfg.include_images,
@@ -306,143 +269,162 @@ class Extractor:
             ),
         )
 
-    def _main_content(
-        self,
-        tree: LexborHTMLParser,
-        meta: metadata.Metadata,
-        url: str | None,
-        deadline: _Deadline,
-        *,
-        include_comments: bool | None = None,
-        trace: dict[str, Any] | None = None,
-    ) -> _Content:
-        """Prune, then select the main content and render its text."""
-        cfg = self.config
-        title = meta.title
-        pruned = prune.prune_page(
-            tree,
-            include_comments=cfg.include_comments if include_comments is None else include_comments,
-            exclude_selector=cfg.exclude_selector,
-            should_remove=cfg.scorer.should_remove if cfg.scorer else None,
-        )
-        deadline.check("prune")
-        body = tree.body
-        model = self._model()
-        if body is None or model is None:
-            roots = self._choose_roots(tree)
-            title_dropped = bool(title) and select.drop_title_heading(roots, title or "")
-            deadline.check("select")
-            text = (
-                render.render_text(
-                    roots,
-                    min_paragraph_chars=cfg.min_paragraph_chars,
-                    include_tables=cfg.include_tables,
-                )
-                if roots
-                else ""
-            )
-            return _Content(
-                text,
-                title if title_dropped else None,
-                roots,
-                comment_sections=pruned.comment_sections,
-            )
+    # -- stages ---------------------------------------------------------------------
 
-        seg = segment.segment(
+    def _model(self, trace: Trace | None) -> blockmodel.BlockModel | None:
+        """The block model, unless the caller chose the content (a scorer, a selector,
+        the whole page) or the training tool traces the pipeline without it."""
+        cfg = self.config
+        if not cfg.extract_article or cfg.include_selector or cfg.scorer is not None:
+            return None
+        if trace is not None and trace.vocabulary is not None:
+            return None
+        return blockmodel.load_model()
+
+    def _segment(
+        self, tree: LexborHTMLParser, pruned: prune.Pruned, vocabulary: Vocabulary
+    ) -> Segmentation:
+        body = tree.body
+        if body is None:
+            return Segmentation()
+        cfg = self.config
+        marks = dict.fromkeys(pruned.comment_sections, FLAG_COMMENT)
+        if cfg.include_selector:
+            for node in tree.css(cfg.include_selector):
+                marks[node.mem_id] = marks.get(node.mem_id, 0) | FLAG_SELECTED
+        return segment.segment(
             body,
-            model.vocab,
-            min_paragraph_chars=cfg.min_paragraph_chars,
+            vocabulary,
             include_tables=cfg.include_tables,
             max_depth=cfg.max_depth,
+            marks=marks,
         )
-        flatten(seg.too_deep)
-        agg = score.aggregate(seg)
-        sel = select.select_blocks(seg, agg)
+
+    def _select(
+        self,
+        seg: Segmentation,
+        meta: metadata.Metadata,
+        url: str | None,
+        pruned: prune.Pruned,
+        model: blockmodel.BlockModel | None,
+    ) -> tuple[Content, str, _Seen | None]:
+        """The content blocks without the comment sections, or with them when the page
+        is a discussion: forums and Q&A pages keep their posts in elements named
+        "comment", and when the page without them has little left, or says it is a
+        discussion, the comments are the content."""
+        content, seen = self._choose(seg, meta, url, model, exclude=FLAG_COMMENT)
+        text = self._text(content)
+        if pruned.comment_sections and (
+            _is_discussion(meta.json_ld)
+            or _discussion_url(url)
+            or (len(text) < COMMENTS_RETRY_CHARS and not _is_product(meta))
+        ):
+            retry, retry_seen = self._choose(seg, meta, url, model, exclude=0)
+            retry_text = self._text(retry)
+            if len(retry_text) > len(text):
+                return retry, retry_text, retry_seen
+        return content, text, seen
+
+    def _choose(
+        self,
+        seg: Segmentation,
+        meta: metadata.Metadata,
+        url: str | None,
+        model: blockmodel.BlockModel | None,
+        *,
+        exclude: int,
+    ) -> tuple[Content, _Seen | None]:
+        """One selection over the blocks without the ``exclude`` flags."""
+        cfg = self.config
+        title = meta.title
+        if cfg.include_selector or not cfg.extract_article:
+            # The caller chose: the blocks its selector matched, or the whole page.
+            wanted = FLAG_SELECTED if cfg.include_selector else 0
+            keep = select.whole(seg, wanted, exclude)
+            return select.settle(seg, keep, title, region=() if wanted else (0,)), None
+        view, index = seg.view(FLAG_SHORT | exclude)
+        agg = score.aggregate(view)
+        sel = select.select_blocks(view, agg, cfg.scorer.score if cfg.scorer else None)
         ctx = blockmodel.PageContext(
             url=url,
             title=title,
             og_type=meta.og_type,
             ld_types={t for item in meta.json_ld for t in metadata.ld_types(item)},
         )
-        if trace is not None:
-            trace.update(seg=seg, agg=agg, sel=sel, ctx=ctx)
-        if isinstance(model, blockmodel.BlockModel):
-            keep = model.keep(seg, agg, sel, ctx)
+        if model is not None:
+            view_keep = model.keep(view, agg, sel, ctx)
         else:
-            # Tracing for the training tool: the density winner's blocks, as without
-            # a model.
-            keep = sel.in_root & ~sel.noise
-        title_index = select.title_block(seg, sel.in_root, title) if title else -1
-        if title_index >= 0:
-            keep[title_index] = False
-        else:
-            title_index = select.dropped_heading(seg, keep, sel.in_root)
-        deadline.check("select")
-        text = render.blocks_text([b for b, k in zip(seg.blocks, keep, strict=True) if k])
-        title_owner = [seg.blocks[title_index].owner] if title_index >= 0 else []
-        heading = seg.blocks[title_index].text if title_index >= 0 else None
-        return _Content(
-            text,
-            heading,
+            # The density selection less its link lists: a caller's scorer, or no model.
+            view_keep = sel.in_root & ~sel.noise
+        content = select.settle(
+            seg,
             None,
-            partial(select.kept_html_roots, seg, keep, title_owner, sel.roots),
-            comment_sections=pruned.comment_sections,
+            title,
+            view=index,
+            view_keep=view_keep,
+            in_root=sel.in_root,
+            exclude=exclude,
+            region=sel.roots,
         )
+        return content, _Seen(view, agg, sel, ctx)
 
-    def _model(self) -> blockmodel.BlockModel | _TraceModel | None:
+    def _fallback(
+        self,
+        content: Content,
+        text: str,
+        embedded: fallbacks.Sources,
+        meta: metadata.Metadata,
+    ) -> tuple[Content, str, str | None]:
+        """On a thin page, the embedded body (by format), then og:description; say
+        which text replaced the page's, if one did."""
         cfg = self.config
-        if not cfg.extract_article or cfg.include_selector or cfg.scorer is not None:
-            return None
-        if TRACE_VOCAB is not None:
-            return _TraceModel(TRACE_VOCAB)
-        return blockmodel.load_model()
+        fallback = None
+        if len(text) < max(cfg.min_body_chars, THIN_BODY_CHARS):
+            body_html = fallbacks.embedded_body(embedded, meta.json_ld)
+            if body_html:
+                found = self._fragment(body_html)
+                found_text = self._text(found)
+                if len(found_text) > len(text):
+                    content, text = found, found_text
+                    fallback = found_text
+        if len(text) < cfg.min_body_chars and meta.description:
+            described = self._fragment(f"<div>{escape(meta.description, quote=False)}</div>")
+            described_text = self._text(described)
+            if len(described_text) > len(text):
+                content, text = described, described_text
+                fallback = described_text
+        return content, text, fallback
 
-    def _choose_roots(self, tree: LexborHTMLParser) -> list[LexborNode]:
+    def _fragment(self, markup: str) -> Content:
+        """Content made of every block of an HTML fragment (an embedded body), pruned
+        like a page."""
+        tree = parse(markup, max_depth=None)
+        prune.prune_page(tree, include_comments=True)
+        seg = (
+            segment.segment(
+                tree.body,
+                segment.EMPTY_VOCABULARY,
+                include_tables=self.config.include_tables,
+                max_depth=self.config.max_depth,
+            )
+            if tree.body is not None
+            else Segmentation()
+        )
+        return select.settle(seg, select.whole(seg), None, region=(0,))
+
+    def _text(self, content: Content) -> str:
+        return render.text(content.blocks(self.config.min_paragraph_chars))
+
+    def _rendering(self, content: Content, base_url: str | None) -> Rendering:
         cfg = self.config
-        body = tree.body
-        if body is None:
-            return []
-        if cfg.include_selector:
-            return _outermost(tree.css(cfg.include_selector))
-        if not cfg.extract_article:
-            return [body]
-        too_deep: list[LexborNode] = []
-        tallies = score.tally_tree(body, max_depth=cfg.max_depth, too_deep=too_deep)
-        flatten(too_deep)
-        winner = select.select_body(tallies, cfg.scorer.score if cfg.scorer else None)
-        if winner is None:
-            return [body]
-        if cfg.scorer is not None:
-            # The caller's scorer chose: no merging or overriding by our own score.
-            select.prune_link_noise(winner, tallies)
-            return [winner]
-        page = tallies[body.mem_id]
-        won = tallies[winner.mem_id]
-        if won.chars < select.ORPHAN_WINNER_SHARE * page.chars:
-            # No container holds most of the text (see ORPHAN_WINNER_SHARE): keep the
-            # pruned body rather than one section of it.
-            select.prune_link_noise(body, tallies)
-            return [body]
-        roots = select.with_siblings(winner, tallies, select.SIBLING_RATIO)
-        for root in roots:
-            select.prune_link_noise(root, tallies)
-        return roots
-
-    def _fallback_roots(self, text: str, json_ld: list[dict[str, Any]]) -> list[LexborNode]:
-        # The page tree has lost its scripts to pruning; fallbacks are rare, so parse
-        # the page again rather than copy every script up front, and only when the
-        # markup names one of the formats that need the tree (a thin page is one in
-        # six on WCXB dev, and most of them hold none).
-        if fallbacks.names_tree_format(text):
-            tree = parse(text, max_depth=None, guarded=True)
-            body_html = fallbacks.embedded_body(tree, json_ld)
-        else:
-            body_html = fallbacks.json_ld_body(json_ld)
-        if not body_html:
-            return []
-        fragment = parse(body_html, max_depth=self.config.max_depth)
-        prune.prune_page(fragment, include_comments=True)
-        return [fragment.body] if fragment.body is not None else []
+        markup, media = render.html(content, base_url, max_depth=cfg.max_depth)
+        return Rendering(
+            html=markup,
+            images=media.images if cfg.include_images else [],
+            links=media.links if cfg.include_links else [],
+            videos=media.videos,
+            audios=media.audios,
+        )
 
     def extract_text(self, data: bytes | str, **kwargs: Any) -> str:
         return self.extract(data, **kwargs).text
@@ -489,30 +471,29 @@ def read_confined(
         raise FileAccessError(f"cannot read {name!r}") from None
 
 
-def _outermost(nodes: list[LexborNode]) -> list[LexborNode]:
-    """Drop matches nested in an earlier match, so no text is rendered twice."""
-    kept: list[LexborNode] = []
-    ids: set[int] = set()
-    for node in nodes:
-        parent = node.parent
-        nested = False
-        while parent is not None:
-            if parent.mem_id in ids:
-                nested = True
-                break
-            parent = parent.parent
-        if not nested:
-            kept.append(node)
-            ids.add(node.mem_id)
-    return kept
-
-
 def _base_url(tree: LexborHTMLParser, url: str | None) -> str | None:
+    """The page URL resolved against ``<base href>``; an unparsable base is ignored,
+    as browsers do."""
     base = tree.css_first("base[href]")
-    href = (base.attributes.get("href") or "").strip() if base is not None else ""
+    href = (base.attrs.get("href") or "").strip() if base is not None else ""
     if href and not href.lower().startswith(("javascript:", "data:")):
-        return urljoin(url, href) if url else href
+        return resolve(url, href)
     return url
+
+
+def _decode(
+    data: bytes | str, content_type: str | None, override: str | None
+) -> tuple[str, str | None]:
+    if isinstance(data, bytes):
+        decoded = decode(data, content_type=content_type, override=override)
+        markup, encoding = decoded.text, decoded.encoding
+    else:
+        markup, encoding = data.replace("\x00", ""), None
+    if markup[:256].lstrip()[:1] in ("{", "[") and _is_json(markup):
+        # An API response (WordPress's {"content": {"rendered": "<p>..."}}) is
+        # data, not a page, even when its strings hold HTML.
+        raise UnsupportedContent("the input is JSON, not HTML")
+    return markup, encoding
 
 
 _DISCUSSION_TYPES = frozenset({"DiscussionForumPosting", "QAPage", "Question", "Conversation"})
@@ -536,7 +517,7 @@ _DISCUSSION_PATH = re.compile(r"/(?:comments|threads?|discussions?)/", re.I)
 
 
 def _discussion_url(url: str | None) -> bool:
-    return url is not None and _DISCUSSION_PATH.search(urlsplit(url).path) is not None
+    return _DISCUSSION_PATH.search(url_path(url)) is not None
 
 
 def _is_json(text: str) -> bool:
@@ -557,10 +538,6 @@ def _is_product(meta: metadata.Metadata) -> bool:
 def _page_text(tree: LexborHTMLParser) -> str:
     body = tree.body
     return " ".join(body.text(deep=True, separator=" ").split()) if body is not None else ""
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 DEFAULT_EXTRACTOR = Extractor()

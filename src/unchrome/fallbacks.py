@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from .parse import LexborHTMLParser, LexborNode
@@ -102,13 +103,12 @@ def json_ld_body(json_ld: list[dict[str, Any]]) -> str | None:
     return _text_or_html(best)
 
 
-def next_data_body(tree: LexborHTMLParser) -> str | None:
+def next_data_body(script: str | None) -> str | None:
     """HTML from the longest body-like string in Next.js ``__NEXT_DATA__``."""
-    script = tree.css_first("script#__NEXT_DATA__")
-    if script is None:
+    if not script:
         return None
     try:
-        data = json.loads(script.text(deep=True))
+        data = json.loads(script)
     except ValueError:
         return None
     best = ""
@@ -139,18 +139,17 @@ def _text_or_html(value: str) -> str:
     return "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
 
 
-def discourse_body(tree: LexborHTMLParser) -> str | None:
+def discourse_body(preloaded: str | None) -> str | None:
     """HTML of the posts in Discourse's preloaded store (``#data-preloaded``).
 
     Discourse serves browsers an empty shell and the whole thread as JSON in an
     attribute: ``{"topic_N": "<json string>"}`` with ``post_stream.posts[].cooked``.
     Four of the 112 WCXB forum pages are Discourse threads with no posts in the DOM.
     """
-    node = tree.css_first("#data-preloaded[data-preloaded]")
-    if node is None:
+    if not preloaded:
         return None
     try:
-        store = json.loads(node.attributes.get("data-preloaded") or "")
+        store = json.loads(preloaded)
     except ValueError:
         return None
     if not isinstance(store, dict):
@@ -194,24 +193,48 @@ _TREE_MARKERS = ("Fusion.globalContent", "data-preloaded", "__NEXT_DATA__")
 _NOSCRIPT = re.compile("<noscript", re.I)
 
 
-def names_tree_format(markup: str) -> bool:
-    """Whether the page names a format that embedded_body reads from the parsed tree;
-    when it names none, json_ld_body alone finds what embedded_body would, without
-    parsing the page again."""
-    return any(marker in markup for marker in _TREE_MARKERS) or bool(_NOSCRIPT.search(markup))
+@dataclass(frozen=True, slots=True)
+class Sources:
+    """What the embedded formats are read from, taken from the tree before pruning
+    removes the scripts and <noscript> that hold them: the page is parsed once."""
+
+    fusion_scripts: tuple[str, ...] = ()
+    next_data: str | None = None
+    preloaded: str | None = None
+    noscript: str | None = None
 
 
-def embedded_body(tree: LexborHTMLParser, json_ld: list[dict[str, Any]]) -> str | None:
+NO_SOURCES = Sources()
+
+
+def sources(tree: LexborHTMLParser, markup: str) -> Sources:
+    """The embedded sources of the page; none without reading the tree when the markup
+    names no format that needs it (most pages: json_ld_body alone is left)."""
+    if not any(marker in markup for marker in _TREE_MARKERS) and not _NOSCRIPT.search(markup):
+        return NO_SOURCES
+    fusion: tuple[str, ...] = ()
+    if "Fusion.globalContent" in markup:
+        fusion = tuple(
+            text
+            for s in tree.css("script:not([src])")
+            if "Fusion.globalContent" in (text := s.text(deep=True) or "")
+        )
+    next_data = preloaded = None
+    if "__NEXT_DATA__" in markup:
+        script = tree.css_first("script#__NEXT_DATA__")
+        next_data = script.text(deep=True) if script is not None else None
+    if "data-preloaded" in markup:
+        node = tree.css_first("#data-preloaded[data-preloaded]")
+        preloaded = node.attrs.get("data-preloaded") if node is not None else None
+    return Sources(fusion, next_data, preloaded, noscript_body(tree))
+
+
+def embedded_body(found: Sources, json_ld: list[dict[str, Any]]) -> str | None:
     """The first embedded body found, in order of how precisely its format is known."""
-    scripts = [
-        s.text(deep=True)
-        for s in tree.css("script:not([src])")
-        if "Fusion.globalContent" in (s.text(deep=True) or "")
-    ]
     return (
-        arc_xp_body(scripts)
-        or discourse_body(tree)
+        arc_xp_body(list(found.fusion_scripts))
+        or discourse_body(found.preloaded)
         or json_ld_body(json_ld)
-        or next_data_body(tree)
-        or noscript_body(tree)
+        or next_data_body(found.next_data)
+        or found.noscript
     )

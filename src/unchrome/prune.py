@@ -4,7 +4,9 @@ Scoring counts characters, so everything a reader never sees (scripts, hidden
 elements, form controls) and the well-known widget patterns (ads, share bars, cookie
 banners, comment widgets) must be gone first, or their text would vote for whatever
 container holds them. Link lists are *not* pruned here: a link-heavy block can only be
-judged inside the chosen body (see select.prune_link_noise).
+judged inside the chosen body (see select.select_blocks). Comment sections stay in the
+tree, named: the blocks inside them carry a flag, and the selection decides whether
+the page is a discussion whose comments are its content.
 """
 
 from __future__ import annotations
@@ -416,12 +418,14 @@ def _named_noise(
                 continue
         if verdict == COMMENTS and _in_code(node):
             continue
-        if verdict in (COMMENTS, ALWAYS_NOISE):
-            # A comment thread or a consent centre may outweigh the story: size says
-            # nothing.
+        if verdict == COMMENTS:
+            # A comment thread may outweigh the story: size says nothing. It stays
+            # in the tree, named (see Pruned.comment_sections).
+            comments.append(node)
+            continue
+        if verdict == ALWAYS_NOISE:
+            # A consent centre may outweigh the story too.
             doomed.append(node)
-            if verdict == COMMENTS:
-                comments.append(node)
             continue
         size = _text_length(node)
         if verdict == NOISE_UNLESS_WRAPPER and size >= LAYOUT_WRAPPER_MIN_TEXT:
@@ -437,9 +441,10 @@ def _named_noise(
 @dataclass(frozen=True, slots=True)
 class Pruned:
     removed: int  # elements removed
-    # Comment sections among them: with none, pruning with include_comments=True
-    # removes exactly the same elements (the only verdict that flag changes).
-    comment_sections: int
+    # The comment sections, by mem_id, left in the tree for segment to flag
+    # (FLAG_COMMENT). Ids, not nodes: a section inside a removed widget is freed with
+    # it, and an id of a freed node is only never met again, where a node would crash.
+    comment_sections: frozenset[int]
 
 
 def prune_page(
@@ -456,7 +461,7 @@ def prune_page(
     """
     body = tree.body
     if body is None:
-        return Pruned(0, 0)
+        return Pruned(0, frozenset())
     removed = 0
     # Read before the buttons go with the never-content elements.
     controlled = frozenset(
@@ -478,9 +483,24 @@ def prune_page(
     removed += _decompose_all(
         _named_noise(body.css("[class], [id]"), include_comments, widget_max_chars, comments)
     )
+    comment_ids = frozenset(node.mem_id for node in comments)
+    removed += _decompose_all([a for a in body.css(_HEADING_LINKS) if _is_permalink(a)])
     if should_remove is not None:
         removed += _decompose_all([n for n in body.traverse() if should_remove(n)])
-    return Pruned(removed, len(comments))
+    return Pruned(removed, comment_ids)
+
+
+_HEADING_LINKS = ", ".join(f"h{level} a[href]" for level in range(1, 7))
+# The text of a heading's permalink: nothing (an icon), or a sign standing for "link".
+_PERMALINK_TEXT = re.compile(r"^[\s#¶§🔗\uf0c1]*$")
+
+
+def _is_permalink(link: LexborNode) -> bool:
+    """A heading's permalink anchor (documentation generators, wikis, blogs): a link to
+    a fragment whose text is empty or a sign. It is no word of the heading, and in
+    Markdown it would be an empty link, ``## [](…#x)Title``."""
+    href = (link.attrs.get("href") or "").strip()
+    return "#" in href and bool(_PERMALINK_TEXT.match(link.text(deep=True)))
 
 
 def _decompose_all(nodes: list[LexborNode]) -> int:

@@ -1,23 +1,26 @@
-"""Render: the chosen subtree as plain text, sanitized HTML and Markdown.
+"""Render: the one selection (select.Content) as plain text, sanitized HTML and Markdown.
 
-Plain text is our own walk (its rules are ours: which short paragraphs to drop, how
-tables read as text). Markdown is a solved problem and goes to html-to-markdown, a
-maintained converter with a Rust core, fed with the sanitized HTML.
+Plain text joins the kept blocks (its rules are ours: which short paragraphs to drop,
+how tables read as text). The HTML is written from the same blocks: the text nodes of
+the kept blocks and nothing of the dropped ones. Markdown is a solved problem and goes
+to html-to-markdown, a maintained converter with a Rust core, fed with that HTML.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from urllib.parse import urljoin
+from dataclasses import dataclass, field, replace
+from html import escape, unescape
 
 import html_to_markdown
 import numpy as np
 
 from .parse import LexborNode
 from .result import Media
-from .segment import MEDIA_WITH_FALLBACK, Block, segment
+from .segment import CHROME_NAMES, FLAG_ROW, MEDIA_WITH_FALLBACK, Block
+from .select import Content, html_root
+from .urls import resolve
 
 # Items of a list read one per line; other blocks are separated by a blank line.
 _LINE_ITEMS = frozenset({"li", "dt", "dd", "tr"})
@@ -30,47 +33,22 @@ _KEEP_ATTRS = frozenset(
 _URL_ATTRS = ("href", "src")
 _LAZY_SRC = ("data-src", "data-lazy-src", "data-original", "data-url", "data-lazy")
 _CODE_LANG = re.compile(
-    r"(?:^|\s)(?:language|lang|highlight-source|brush:?)[-\s]?([\w+#.-]+)", re.I
+    r"(?:^|\s)(?:language-|lang-|highlight-(?:source-)?|brush:\s*)([\w+#.-]+)", re.I
 )
 _UNSAFE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data(?!:image/)):", re.I)
 _VIDEO_EMBED = re.compile(r"/(?:embed|player|video)s?/|[?&]v=|\.(?:mp4|webm|m3u8)(?:$|\?)", re.I)
 
 
-def render_text(
-    roots: list[LexborNode], *, min_paragraph_chars: int, include_tables: bool = True
-) -> str:
-    """Plain text of ``roots``: one block per line group, no URLs."""
-    blocks: list[Block] = []
-    for root in roots:
-        blocks.extend(
-            segment(
-                root,
-                None,
-                min_paragraph_chars=min_paragraph_chars,
-                include_tables=include_tables,
-            ).blocks
-        )
-    return blocks_text(blocks)
-
-
-DUPLICATE_MIN_CHARS = 30
-
-
-def blocks_text(blocks: Sequence[Block]) -> str:
-    """Plain text of segmented blocks, with the same joins and de-duplication as
-    render_text."""
+def text(blocks: Sequence[Block]) -> str:
+    """Plain text of blocks: items of a list (and rows of a table) one per line, other
+    blocks separated by a blank line."""
     out: list[str] = []
     prev = ""
-    seen: set[str] = set()
     for block in blocks:
-        kind, text = block.kind, block.text
-        if len(text) >= DUPLICATE_MIN_CHARS and kind not in ("table", "pre"):
-            if text in seen:
-                continue
-            seen.add(text)
+        kind = block.kind
         if out:
             out.append("\n" if kind in _LINE_ITEMS and prev in _LINE_ITEMS else "\n\n")
-        out.append(text)
+        out.append(block.text)
         prev = kind
     return "".join(out)
 
@@ -83,102 +61,291 @@ class MediaLists:
     audios: list[Media] = field(default_factory=list)
 
 
-def sanitize(roots: list[LexborNode], base_url: str | None) -> MediaLists:
-    """Strip attributes down to an allowlist, absolutise URLs, collect media.
+# Elements written without a closing tag.
+_VOID = frozenset({"img", "br", "hr", "source", "track", "wbr", "area", "col"})
+# Elements that are content without any text: a picture or a player.
+_VISUAL = frozenset({"img", "video", "audio", "iframe", "picture"})
+# The parts of a layout table that go (their cells become divisions).
+_LAYOUT_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "colgroup", "col"})
+_LAYOUT_CELLS = frozenset({"td", "th", "caption"})
+# Elements written as a division: the segmented root, and the containers the Markdown
+# converter drops whole (a forum that wraps its thread in a <form>; a <nav> the
+# selection kept, a documentation page's contents).
+_AS_DIVISION = frozenset({"body", "html", "form", "nav"})
 
-    Works in place on the chosen subtrees, so their ``.html`` afterwards is the
-    sanitized main-content HTML.
+
+@dataclass(slots=True)
+class _Open:
+    """An element being written: where its output starts, and the counts before it."""
+
+    tag: str  # the tag written, "" when only its content is (a layout table's parts)
+    start: int  # index in the output of its opening tag
+    kept: int
+    dropped: int
+    visual: int
+    media: int
+    names: str  # class and id, for the chrome test of a picture-only element
+    layout: bool  # inside a layout table (its innermost table)
+    unit: bool  # inside a kept block's element (a table row): all its text is kept
+
+
+def html(
+    content: Content, base_url: str | None, *, max_depth: int = 1 << 30
+) -> tuple[str, MediaLists]:
+    """The sanitized HTML of the kept blocks, and the media found in it.
+
+    One walk from the selection's root (select.html_root) writes each element with its
+    allowed attributes and URLs made absolute, and each text node of a kept block; the
+    text of a dropped block is left out, so this HTML (and the Markdown made from it)
+    holds the words of the text rendering and no others. An element that ends up with
+    no kept text goes, with its pictures when it held a dropped block's text or is
+    named like in-story chrome (a related-posts strip of thumbnails); an element with no
+    block at all keeps its pictures (a figure between two paragraphs). So does an
+    empty link: a heading's permalink anchor never reaches the Markdown as ``[](…)``.
+    A layout table (segment.is_data_table) is written as divisions, one per cell; a
+    <pre> as a code block with its language. The tree is only read.
     """
+    seg = content.seg
+    root_id = html_root(seg, content.keep, content.region)
     media = MediaLists()
-    seen: set[tuple[str, str]] = set()
-    _drop_media_fallback(roots)
-    comments: list[LexborNode] = []
-    for root in roots:
-        for node in root.traverse():
-            tag = node.tag
-            if not node.is_element_node:
-                if node.is_comment_node:
-                    comments.append(node)
+    if root_id < 0:
+        return "", media
+    kept_ids: set[int] = set()
+    dropped_ids: set[int] = set()
+    data_tables: set[int] = set()
+    for block, keep in zip(seg.blocks, content.keep.tolist(), strict=True):
+        ids = kept_ids if keep else dropped_ids
+        ids.update(node.mem_id for node in block.nodes)
+        if block.flags & FLAG_ROW:
+            data_tables.add(seg.nodes[block.owner].mem_id)
+    writer = _Writer(base_url, kept_ids, dropped_ids, data_tables, max_depth)
+    markup = writer.write(seg.nodes[root_id])
+    for bucket, item in writer.media:
+        getattr(media, bucket).append(item)
+    return markup, media
+
+
+class _Writer:
+    """The walk of ``html``: an explicit stack, no recursion."""
+
+    def __init__(
+        self,
+        base_url: str | None,
+        kept_ids: set[int],
+        dropped_ids: set[int],
+        data_tables: set[int],
+        max_depth: int,
+    ) -> None:
+        self.base_url = base_url
+        self.kept_ids = kept_ids
+        self.dropped_ids = dropped_ids
+        self.data_tables = data_tables
+        self.max_depth = max_depth
+        self.out: list[str] = []
+        self.media: list[tuple[str, Media]] = []
+        self.seen_media: set[tuple[str, str]] = set()
+        self.kept = self.dropped = self.visual = 0
+
+    def write(self, root: LexborNode) -> str:
+        stack: list[_Open] = []
+        node = root
+        while True:
+            pushed, descend = self._visit(node, stack)
+            if descend:
+                node = node.child  # type: ignore[assignment]
                 continue
-            attrs = node.attrs
-            present = dict(node.attributes)
-            if tag in ("img", "source"):
-                src = present.get("src") or ""
-                if not src or src.startswith("data:"):
-                    for lazy in _LAZY_SRC:
-                        if present.get(lazy):
-                            present["src"] = present[lazy]
-                            break
-                    else:
-                        srcset = present.get("srcset") or present.get("data-srcset") or ""
-                        if srcset:
-                            present["src"] = srcset.split(",")[0].strip().split(" ")[0]
-            code_lang = None
-            if tag in ("pre", "code"):
-                m = _CODE_LANG.search(present.get("class") or "")
-                code_lang = m.group(1).lower() if m else None
-            for name in list(present):
-                if name not in _KEEP_ATTRS:
-                    if name in attrs:
-                        del attrs[name]
-                    del present[name]
-            for name in _URL_ATTRS:
-                value = present.get(name)
+            if pushed:
+                self._close(stack.pop())
+            # Close the finished elements until one has a next sibling; the root's
+            # siblings are never reached: the stack is empty there.
+            while True:
+                if not stack:
+                    return "".join(self.out)
+                sibling = node.next
+                if sibling is not None:
+                    node = sibling
+                    break
+                node = node.parent  # type: ignore[assignment]
+                self._close(stack.pop())
+
+    def _visit(self, node: LexborNode, stack: list[_Open]) -> tuple[bool, bool]:
+        """Write what ``node`` contributes before its children; say whether it opened
+        an element (pushed on ``stack``) and whether to walk its children."""
+        tag = node.tag or ""
+        unit = bool(stack) and stack[-1].unit
+        if tag == "-text":
+            value = node.text_content
+            mem = node.mem_id
+            if unit or mem in self.kept_ids:
+                self.out.append(escape(value, quote=False))
+                self.kept += not value.isspace()
+            elif value.isspace():
+                self.out.append(value)
+            else:
+                # A dropped block's text, or text no block holds (a table left out
+                # by include_tables=False).
+                self.dropped += 1
+            return False, False
+        if tag.startswith("-"):
+            return False, False  # comments, doctype
+        mem = node.mem_id
+        if not unit and mem in self.dropped_ids:
+            self.dropped += 1
+            return False, False
+        kept_unit = not unit and mem in self.kept_ids
+        if tag == "pre" and (kept_unit or unit):
+            self._code_block(node)
+            return False, False
+        if (kept_unit and tag not in ("tr", "caption")) or len(stack) >= self.max_depth:
+            # An element read whole: nested past max_depth.
+            if kept_unit or unit:
+                self.out.append(escape(node.text(deep=True, separator=" "), quote=False))
+                self.kept += 1
+            return False, False
+        layout = stack[-1].layout if stack else False
+        if tag == "table":
+            layout = mem not in self.data_tables
+        written = tag
+        if layout and tag in _LAYOUT_PARTS:
+            written = ""
+        elif (layout and tag in _LAYOUT_CELLS) or tag in _AS_DIVISION:
+            written = "div"
+        attrs = self._open_tag(node, written) if written else {}
+        if tag in _VOID:
+            self.visual += tag in _VISUAL
+            self._collect(tag, node, attrs)
+            return False, False
+        names = f"{node.attrs.get('class') or ''} {node.id or ''}" if len(node.attrs) else ""
+        stack.append(
+            _Open(
+                written,
+                len(self.out) - (1 if written else 0),
+                self.kept,
+                self.dropped,
+                self.visual,
+                len(self.media),
+                names,
+                layout,
+                unit or kept_unit,
+            )
+        )
+        self.visual += tag in _VISUAL
+        self._collect(tag, node, attrs)
+        if tag in MEDIA_WITH_FALLBACK:
+            # What a player shows where it does not play: never content. Its
+            # <source> and <track> children stay.
+            for child in node.iter():
+                if child.tag in ("source", "track"):
+                    child_attrs = self._open_tag(child, child.tag)
+                    self._collect(child.tag, child, child_attrs)
+            return True, False
+        return True, node.child is not None
+
+    def _close(self, frame: _Open) -> None:
+        kept = self.kept - frame.kept
+        dropped = self.dropped - frame.dropped
+        visual = self.visual - frame.visual
+        if kept or (
+            visual and not dropped and not (frame.names and CHROME_NAMES.search(frame.names))
+        ):
+            if frame.tag == "a" and len(self.media) > frame.media:
+                # The link's text is known now: the text written inside it.
+                bucket, item = self.media[frame.media]
+                if bucket == "links":
+                    words = "".join(
+                        unescape(piece) for piece in self.out[frame.start + 1 :] if piece[:1] != "<"
+                    )
+                    self.media[frame.media] = (bucket, replace(item, text=" ".join(words.split())))
+            if frame.tag:
+                self.out.append(f"</{frame.tag}>")
+            return
+        # Nothing of the content inside: the element goes, with what it held.
+        del self.out[frame.start :]
+        del self.media[frame.media :]
+        self.visual = frame.visual
+
+    def _open_tag(self, node: LexborNode, written: str) -> dict[str, str | None]:
+        """Write the opening tag with the allowed attributes; return them."""
+        present = dict(node.attributes)
+        tag = node.tag or ""
+        if tag in ("img", "source"):
+            src = present.get("src") or ""
+            if not src or src.startswith("data:"):
+                for lazy in _LAZY_SRC:
+                    if present.get(lazy):
+                        present["src"] = present[lazy]
+                        break
+                else:
+                    srcset = present.get("srcset") or present.get("data-srcset") or ""
+                    if srcset:
+                        present["src"] = srcset.split(",")[0].strip().split(" ")[0]
+        kept: dict[str, str | None] = {}
+        for name, value in present.items():
+            if name not in _KEEP_ATTRS:
+                continue
+            if name in _URL_ATTRS:
+                if value is None or _UNSAFE_SCHEME.match(value):
+                    continue
+                value = resolve(self.base_url, value)
                 if value is None:
                     continue
-                value = value.strip()
-                if _UNSAFE_SCHEME.match(value):
-                    del attrs[name]
-                    present.pop(name)
-                    continue
-                absolute = urljoin(base_url, value) if base_url else value
-                attrs[name] = absolute
-                present[name] = absolute
-            if code_lang:
-                attrs["class"] = f"language-{code_lang}"
-            _collect(tag or "", node, present, media, seen)
-    for comment in comments:
-        comment.decompose()
-    return media
+            kept[name] = value
+        parts = [written]
+        for name, value in kept.items():
+            parts.append(name if value is None else f'{name}="{escape(value)}"')
+        self.out.append(f"<{' '.join(parts)}>")
+        return kept
+
+    def _code_block(self, pre: LexborNode) -> None:
+        """A <pre> as a code block: its text with its whitespace, and its language."""
+        code = pre.text(deep=True).strip("\n")
+        self.kept += 1
+        language = _code_language(pre)
+        opening = f'<code class="language-{escape(language)}">' if language else "<code>"
+        self.out.append(f"<pre>{opening}{escape(code, quote=False)}</code></pre>")
+
+    def _collect(self, tag: str, node: LexborNode, attrs: dict[str, str | None]) -> None:
+        _collect(tag, node, attrs, self.media, self.seen_media)
 
 
-_MEDIA_SELECTOR = ", ".join(sorted(MEDIA_WITH_FALLBACK))
-
-
-def _drop_media_fallback(roots: list[LexborNode]) -> None:
-    """Remove what <video>, <audio> and <iframe> show only where they are not ("Your
-    browser does not support the video tag.", see segment.MEDIA_WITH_FALLBACK); their
-    <source> and <track> stay. Before sanitizing, so that no link or image of the
-    fallback reaches the media lists."""
-    for root in roots:
-        fallback = [
-            child
-            for element in root.css(_MEDIA_SELECTOR)
-            for child in element.iter(include_text=True)
-            if child.tag not in ("source", "track")
-        ]
-        # Backwards: a nested element's fallback goes before the element holding it.
-        for node in reversed(fallback):
-            node.decompose()
+def _code_language(pre: LexborNode) -> str | None:
+    """The language of a code block, from the class of the <pre>, its <code> or the
+    wrappers around it (Sphinx's ``highlight-python``, Prism's ``language-js``)."""
+    candidates: list[LexborNode | None] = [pre, pre.css_first("code")]
+    parent = pre.parent
+    for _ in range(3):
+        if parent is None:
+            break
+        candidates.append(parent)
+        parent = parent.parent
+    for node in candidates:
+        if node is None or not node.is_element_node or not len(node.attrs):
+            continue
+        match = _CODE_LANG.search(node.attrs.get("class") or "")
+        if match:
+            return match.group(1).lower()
+    return None
 
 
 def _collect(
     tag: str,
     node: LexborNode,
     attrs: dict[str, str | None],
-    media: MediaLists,
+    media: list[tuple[str, Media]],
     seen: set[tuple[str, str]],
 ) -> None:
+    """Add an image, link, video or audio to ``media`` as (MediaLists field, item); a
+    link's text is filled in when the element closes (only its kept words count)."""
     if tag == "img":
         url = attrs.get("src")
-        bucket = media.images
+        bucket = "images"
         text = attrs.get("alt") or ""
     elif tag == "a":
         url = attrs.get("href")
         if not url or url.startswith("#"):
             return
-        bucket = media.links
-        text = " ".join(node.text(deep=True, separator=" ").split())
+        bucket = "links"
+        text = ""
     elif tag in ("video", "audio", "source", "iframe"):
         url = attrs.get("src")
         if tag == "source":
@@ -191,17 +358,28 @@ def _collect(
             if not url or not _VIDEO_EMBED.search(url):
                 return
             tag = "video"
-        bucket = media.videos if tag == "video" else media.audios
+        bucket = "videos" if tag == "video" else "audios"
         text = ""
     else:
         return
     if not url or (tag, url) in seen:
         return
     seen.add((tag, url))
-    bucket.append(Media(url=url, text=text, title=attrs.get("title") or ""))
+    media.append((bucket, Media(url=url, text=text, title=attrs.get("title") or "")))
 
 
-def render_markdown(
+# The converter writes an image inside any other element as its alt text, words the
+# page shows as a picture and the text rendering never holds ("A plate of pasta with
+# a fork" inside a recipe card's link): images stay images wherever they sit.
+_IMAGE_PARENTS = [
+    "a", "h1", "h2", "h3", "h4", "h5", "h6", "p", "div", "span", "li", "dd", "dt", "td",
+    "th", "caption", "figure", "figcaption", "picture", "blockquote", "section",
+    "article", "header", "footer", "aside", "main", "strong", "b", "em", "i", "u",
+    "small", "mark", "q", "cite", "label", "sup", "sub", "center", "font", "address",
+]  # fmt: skip
+
+
+def markdown(
     html: str,
     *,
     title: str | None = None,
@@ -210,6 +388,7 @@ def render_markdown(
     include_links: bool = True,
 ) -> str:
     options = html_to_markdown.ConversionOptions(
+        keep_inline_images_in=_IMAGE_PARENTS,
         extract_metadata=False,
         heading_style="atx",
         code_block_style="backticks",
@@ -217,10 +396,10 @@ def render_markdown(
         strip_tags=[] if include_links else ["a"],
         preserve_tags=["table"] if table_format == "html" else [],
     )
-    markdown = html_to_markdown.convert(html, options).content.strip()
+    converted = html_to_markdown.convert(html, options).content.strip()
     if title:
-        return f"# {' '.join(title.split())}\n\n{markdown}"
-    return markdown
+        return f"# {' '.join(title.split())}\n\n{converted}"
+    return converted
 
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")

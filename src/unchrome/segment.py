@@ -6,9 +6,10 @@ path: the ids of the block-level elements that hold it, outermost first. Every l
 stage works from the blocks and their paths with array arithmetic instead of walking
 the tree again: the density score of every container (score.aggregate), the winner and
 its siblings, the link lists inside it (select), the block model's features
-(blockmodel), the plain text (render.blocks_text). Before this walk the pipeline
-walked the tree three times more (tally, link-list pruning, text rendering); one walk
-costs about a third of those.
+(blockmodel), and all three renderings (render): each block also keeps the nodes its
+text came from, so the HTML and the Markdown hold exactly the words of the chosen
+blocks. The page is segmented once; the comment sections, the caller's selector and
+the short paragraphs are flags on the blocks, not other walks.
 """
 
 from __future__ import annotations
@@ -28,8 +29,13 @@ BLOCK_TAGS = frozenset(
         "legend", "option",
     }
 )  # fmt: skip
-# Kept whatever their length: a one-word list item or caption is still content.
+# Paragraphs are judged by their length (Config.min_paragraph_chars, in characters); a
+# one-word list item or caption is still content.
 LENGTH_FILTERED = frozenset({"p", "blockquote"})
+# Paragraphs shorter than this are flagged FLAG_SHORT: the density score and the block
+# model never see them (the model was trained without them, at the default
+# min_paragraph_chars), and they follow the blocks around them (select.settle_short).
+SHORT_PARAGRAPH_CHARS = 20
 # Block elements an <a> may wrap to make a card: a linked heading or teaser is a card
 # of a listing, not navigation, so its text does not count as link text.
 CARD_BLOCKS = frozenset(
@@ -51,6 +57,9 @@ BR = "\x00"
 
 FLAG_IN_LINK = 1  # inside an <a> that wraps block elements (a card)
 FLAG_ROW = 2  # one row of a data table
+FLAG_SHORT = 4  # a paragraph under SHORT_PARAGRAPH_CHARS
+FLAG_COMMENT = 8  # inside a comment section (prune.Pruned.comment_sections)
+FLAG_SELECTED = 16  # inside an element that Config.include_selector matched
 
 _NAME_SPLIT = re.compile(r"[^a-z0-9]+")
 # The same split for ASCII names, on bytes: this table lowers the letters and blanks
@@ -94,6 +103,10 @@ class Block:
     far_mask: int  # the same for every ancestor
     flags: int  # FLAG_* bits
     path: tuple[int, ...] = ()  # element ids of the block elements holding it
+    # The text nodes its text came from, or the one element it reads whole (a <pre>,
+    # a table row or caption, an element nested past max_depth): what the HTML and
+    # Markdown renderings keep or leave out with the block.
+    nodes: tuple[LexborNode, ...] = ()
 
 
 @dataclass
@@ -109,7 +122,17 @@ class Segmentation:
     tags: list[str] = field(default_factory=list)
     parents: list[int] = field(default_factory=list)  # -1 for a root
     chrome: list[bool] = field(default_factory=list)  # class/id words of in-story chrome
-    too_deep: list[LexborNode] = field(default_factory=list)
+
+    def view(self, exclude: int) -> tuple[Segmentation, list[int]]:
+        """The blocks without any of the ``exclude`` flags, over the same elements, and
+        the index of each in ``blocks``: what the density score and the model see."""
+        index = [i for i, b in enumerate(self.blocks) if not b.flags & exclude]
+        if len(index) == len(self.blocks):
+            return self, index
+        blocks = self.blocks
+        seen = Segmentation([blocks[i] for i in index], self.nodes, self.tags, self.parents)
+        seen.chrome = self.chrome
+        return seen, index
 
 
 class Vocabulary:
@@ -231,16 +254,17 @@ def segment(
     root: LexborNode,
     vocab: Vocabulary | None = EMPTY_VOCABULARY,
     *,
-    min_paragraph_chars: int,
     include_tables: bool = True,
     max_depth: int = 1 << 30,
+    marks: dict[int, int] | None = None,
 ) -> Segmentation:
     """The blocks under ``root`` in document order, with their element table.
 
-    The walk keeps an explicit stack and is the depth guard of this path: an element
-    at ``max_depth`` is read as plain text and listed in ``too_deep`` for the caller to
-    flatten (parse.flatten). With ``vocab=None`` only the blocks' kinds and texts are
-    wanted (render.render_text): no element's class and id are read.
+    The walk keeps an explicit stack and is the depth guard of the pipeline: an element
+    at ``max_depth`` is read as plain text, one block node. ``marks`` maps element
+    ``mem_id``s to FLAG_* bits that every block inside the element carries (comment
+    sections, the caller's selector). With ``vocab=None`` no element's class and id are
+    read.
     """
     seg = Segmentation()
     blocks = seg.blocks
@@ -248,6 +272,11 @@ def segment(
     tag_bits = vocab.tag_bits if vocab is not None else {}
     names_of = vocab.names if vocab is not None else None
     buf: list[str] = []
+    buf_nodes: list[LexborNode] = []
+    marked = marks or {}
+    # Marks met on inline elements: they hold no block of their own, so the block
+    # their text ends up in carries the mark.
+    sticky = 0
 
     def open_element(node: LexborNode, tag: str, parent: int) -> tuple[int, int]:
         """Register a block element; return (its id, its own mask)."""
@@ -285,11 +314,15 @@ def segment(
     def flush() -> None:
         # Callers test ``buf`` first: a call costs more than the test, and before
         # whitespace was kept out of the empty buffer 36% of the calls found nothing.
-        nonlocal link_chars
+        nonlocal link_chars, sticky
         raw = "".join(buf)
         buf.clear()
+        sources = tuple(buf_nodes)
+        buf_nodes.clear()
         chars = link_chars
         link_chars = 0
+        block_flags = flags | sticky
+        sticky = 0
         if BR in raw:
             lines = [" ".join(part.split()) for part in raw.split(BR)]
             text = "\n".join(line for line in lines if line)
@@ -297,9 +330,9 @@ def segment(
             text = " ".join(raw.split())
         if not text:
             return
-        if kind in LENGTH_FILTERED and len(text) < min_paragraph_chars:
-            return
-        blocks.append(Block(kind, text, owner, chars, near, far, flags, tuple(path)))
+        if kind in LENGTH_FILTERED and len(text) < SHORT_PARAGRAPH_CHARS:
+            block_flags |= FLAG_SHORT
+        blocks.append(Block(kind, text, owner, chars, near, far, block_flags, tuple(path), sources))
 
     # The walk starts at the root itself (a caller's selector may match a <table> or a
     # <pre>) and never leaves it: the objects popped from the stack are the ones pushed,
@@ -328,6 +361,7 @@ def segment(
             # page flush() ran 71,775 times for 20,175 blocks before, 20,711 after.
             if buf or not content.isspace():
                 buf.append(content)
+                buf_nodes.append(node)
                 if in_a:
                     link_chars += len(content.strip())
         elif action == _BR:
@@ -339,14 +373,25 @@ def segment(
             block_near = own | parent_own
             block_far = far | own
             block_path = (*path, element)
+            block_flags = flags | (marked.get(node.mem_id, 0) if marked else 0)
             if tag == "pre":
                 text = node.text(deep=True).strip("\n")
                 if text.strip():
                     blocks.append(
-                        Block("pre", text, element, 0, block_near, block_far, flags, block_path)
+                        Block(
+                            "pre",
+                            text,
+                            element,
+                            0,
+                            block_near,
+                            block_far,
+                            block_flags,
+                            block_path,
+                            (node,),
+                        )
                     )
             elif include_tables:
-                for row, row_links in table_rows(node):
+                for row, row_links, row_node in table_rows(node):
                     blocks.append(
                         Block(
                             "table",
@@ -355,8 +400,9 @@ def segment(
                             row_links,
                             block_near,
                             block_far,
-                            flags | FLAG_ROW,
+                            block_flags | FLAG_ROW,
                             block_path,
+                            (row_node,),
                         )
                     )
         elif action == _SKIP:
@@ -366,10 +412,13 @@ def segment(
             if is_block and buf:
                 flush()
             child = node.child
+            mark = marked.get(node.mem_id, 0) if marked else 0
             if child is not None and len(stack) + 2 >= max_depth:
-                # Too deep to walk: its text joins the current block as it is.
+                # Too deep to walk: its text joins the current block as it is (lexbor
+                # reads it without recursion), and the renderings take it whole.
                 buf.append(node.text(deep=True, separator=" "))
-                seg.too_deep.append(node)
+                buf_nodes.append(node)
+                sticky |= mark
             elif child is None:
                 pass
             elif not is_block and child.tag_id == _TEXT_TAG_ID and child.next is None:
@@ -383,12 +432,18 @@ def segment(
                 content = child.text_content
                 if buf or not content.isspace():
                     buf.append(content)
+                    buf_nodes.append(child)
                     if in_a or tag == "a":
                         link_chars += len(content.strip())
+                sticky |= mark
             else:
                 stack.append((node, kind, owner, near, far, flags, in_a, parent_own, len(path)))
                 if tag == "a":
                     in_a += 1
+                if mark:
+                    flags |= mark
+                    if not is_block:
+                        sticky |= mark
                 if is_block:
                     element, own = open_element(node, tag, path[-1] if path else -1)
                     path.append(element)
@@ -460,6 +515,10 @@ _LAYOUT_CONTENT = "p, div, ul, ol, h1, h2, h3, h4, h5, h6, pre, blockquote, arti
 def is_data_table(table: LexborNode) -> bool:
     if table.css_first(_LAYOUT_CONTENT) is not None:
         return False
+    # One cell per row is a box drawn with a table (an admonition, a framed note):
+    # its cells are paragraphs, not a one-column table.
+    if all(len(tr.css("th, td")) <= 1 for tr in table.css("tr")):
+        return False
     # A node's css() includes the node itself, and "tr table" also matches a table
     # nested in an outer table's row: only another table counts.
     if table.css_first("tr table") is None:
@@ -468,18 +527,19 @@ def is_data_table(table: LexborNode) -> bool:
     return all(nested.mem_id == own for nested in table.css("tr table"))
 
 
-def table_rows(table: LexborNode) -> list[tuple[str, int]]:
-    """Caption and rows of a table as text lines, each with its link characters."""
-    rows: list[tuple[str, int]] = []
+def table_rows(table: LexborNode) -> list[tuple[str, int, LexborNode]]:
+    """Caption and rows of a table as text lines, each with its link characters and
+    the element it was read from."""
+    rows: list[tuple[str, int, LexborNode]] = []
     caption = table.css_first("caption")
     if caption is not None:
         text = " ".join(caption.text(deep=True, separator=" ").split())
         if text:
-            rows.append((text, 0))
+            rows.append((text, 0, caption))
     for tr in table.css("tr"):
         cells = [" ".join(c.text(deep=True, separator=" ").split()) for c in tr.css("th, td")]
         cells = [c for c in cells if c]
         if cells:
             links = sum(len(a.text(deep=True, strip=True)) for a in tr.css("a"))
-            rows.append((" | ".join(cells), links))
+            rows.append((" | ".join(cells), links, tr))
     return rows

@@ -1,21 +1,24 @@
-"""Select: pick the body node among the scored candidates, then clean inside it.
+"""Select: decide once which blocks of the segmented page are the main content.
 
-Semantic tags are distrusted: an <article> competes on the same density score as any
-div. A page may carry two dozen widget-sized <article> cards while the story sits in a
-plain div; the story wins because it has more paragraph text, not because of its tag.
+The density stage (select_blocks) picks the winning container from per-element sums
+over the blocks: semantic tags are distrusted, an <article> competes on the same
+density score as any div. A page may carry two dozen widget-sized <article> cards while
+the story sits in a plain div; the story wins because it has more paragraph text, not
+because of its tag. The block model (blockmodel) then refines that choice block by
+block, and settle() turns the answer into the one Content every rendering reads: the
+headline taken out, short paragraphs following their neighbours, repeats dropped.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from .parse import LexborNode, next_after_subtree
-from .score import CANDIDATE_TAGS, Aggregate, Tally, density_score
-from .segment import Segmentation
+from .parse import LexborNode
+from .score import CANDIDATE_TAGS, Aggregate
+from .segment import FLAG_SHORT, LENGTH_FILTERED, Block, Segmentation
 
 # Blocks that are pure navigation inside the chosen body: judged by their link share.
 _LINK_BLOCK_TAGS = frozenset(
@@ -28,16 +31,6 @@ LINK_LIST_SHARE = 0.8
 # ... unless it is a large part of the body (a page that *is* a list of links).
 LINK_LIST_MAX_FRACTION = 0.5
 
-# Chrome that sits inside story containers: breadcrumbs, related-post lists, tag
-# clouds, pagination, author boxes, "read more" teasers.
-_WINNER_NOISE = re.compile(
-    r"(?:^|[^a-z0-9])(?:breadcrumbs?\w*|related\w*|recommend\w*|more[-_]?(?:stories|articles|news)"
-    r"|read[-_]?more|tags?[-_]?(?:list|cloud|links)?|post[-_]?tags|tagcloud|pagination|pager"
-    r"|nav|navbar|navigation|menu|sidebar|toc|table[-_]of[-_]contents|author[-_]?(?:bio|box)"
-    r"|byline|post[-_]?meta|entry[-_]?meta|toolbar|trending\w*|popular[-_]?(?:posts|articles)"
-    r")(?:$|[^a-z0-9])",
-    re.I,
-)
 # A block named like chrome is dropped only when it also looks like chrome: link-heavy
 # or short. Page builders name whole story sections "...-widget-..." or "...-meta".
 NAMED_NOISE_LINK_SHARE = 0.3
@@ -48,141 +41,6 @@ CARDS_MAX_SHARE_IN_STORY = 0.35
 # Siblings scoring under this are never merged, however weak the winner is.
 SIBLING_MIN_SCORE = 10.0
 _DROP_IN_WINNER_TAGS = frozenset({"nav", "aside", "menu"})
-
-
-def select_body(
-    tallies: dict[int, Tally], score: Callable[[LexborNode], float] | None = None
-) -> LexborNode | None:
-    """The best-scoring candidate element, or None when no candidate has text."""
-    best: LexborNode | None = None
-    best_score = 0.0
-    for tally in tallies.values():
-        node = tally.node
-        if node.tag not in CANDIDATE_TAGS or not tally.chars:
-            continue
-        value = score(node) if score is not None else density_score(tally)
-        if value > best_score:
-            best, best_score = node, value
-    return best
-
-
-def with_siblings(winner: LexborNode, tallies: dict[int, Tally], ratio: float) -> list[LexborNode]:
-    """The winner plus the siblings that score close to it, in document order.
-
-    Landing pages and listings spread their content over sibling sections (hero,
-    features, pricing, FAQ); the single best section loses the rest.
-    """
-    parent = winner.parent
-    top = tallies.get(winner.mem_id)
-    if parent is None or top is None or parent.tag in ("body", "html"):
-        return [winner]
-    threshold = max(SIBLING_MIN_SCORE, ratio * density_score(top))
-    roots: list[LexborNode] = []
-    node = parent.child
-    while node is not None:
-        if node.mem_id == winner.mem_id:
-            roots.append(node)
-        elif node.is_element_node:
-            t = tallies.get(node.mem_id)
-            if t is not None and density_score(t) >= threshold:
-                roots.append(node)
-        node = node.next
-    return roots
-
-
-def prune_link_noise(winner: LexborNode, tallies: dict[int, Tally]) -> int:
-    """Remove navigation-like blocks inside the winner; return how many."""
-    top = tallies.get(winner.mem_id)
-    total = top.chars if top is not None else 0
-    # Cards are the content of a listing; in a story they are "related posts" teasers.
-    # Where they are a small part of the body, they count as links again here.
-    cards_are_links = top is not None and top.card_chars < CARDS_MAX_SHARE_IN_STORY * total
-    # A body that is itself mostly links is a link index (news river, category page):
-    # its link blocks are the content.
-    index_page = top is not None and top.a_chars > LINK_LIST_SHARE * total
-    doomed: list[LexborNode] = []
-    stack: list[LexborNode] = []
-    node: LexborNode | None = winner.child
-    while node is not None:
-        tag = node.tag
-        remove = False
-        if tag in _LINK_BLOCK_TAGS:
-            if tag in _DROP_IN_WINNER_TAGS:
-                remove = True
-            else:
-                t = tallies.get(node.mem_id)
-                if (
-                    not index_page
-                    and t is not None
-                    and t.chars
-                    and (
-                        t.a_chars + (t.card_chars if cards_are_links else 0)
-                        > LINK_LIST_SHARE * t.chars
-                        and t.chars < LINK_LIST_MAX_FRACTION * total
-                    )
-                ):
-                    remove = True
-            if not remove:
-                attrs = node.attributes
-                names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}"
-                if len(names) > 2 and _WINNER_NOISE.search(names):
-                    t = tallies.get(node.mem_id)
-                    remove = t is None or (
-                        t.chars < LINK_LIST_MAX_FRACTION * total
-                        and (
-                            t.a_chars >= NAMED_NOISE_LINK_SHARE * t.chars
-                            or t.chars < NAMED_NOISE_MAX_CHARS
-                        )
-                    )
-        if remove:
-            doomed.append(node)
-        elif tag is not None and tag[0] != "-":
-            child = node.child
-            if child is not None:
-                stack.append(node)
-                node = child
-                continue
-        node = next_after_subtree(node, stack)
-    for gone in doomed:
-        gone.decompose()
-    return len(doomed)
-
-
-# A heading this short is no evidence of being the title ("News", "Overview").
-TITLE_MIN_CHARS = 10
-
-
-def drop_title_heading(roots: list[LexborNode], title: str) -> bool:
-    """Remove the body's first <h1> when it repeats the page title.
-
-    The title is Result.title already; in the body it is counted twice. On the WCXB
-    dev split the hand-made main content leaves the title out on 500 of the 521
-    article pages whose extracted text started with it.
-    """
-    wanted = _headline_key(title)
-    if len(wanted) < TITLE_MIN_CHARS:
-        return False
-    for root in roots:
-        heading = root if root.tag == "h1" else root.css_first("h1")
-        if heading is None:
-            continue
-        repeats = _repeats_title(wanted, heading.text(deep=True, separator=" "))
-        if repeats and heading is not root:
-            heading.decompose()
-            return True
-        return False
-    return False
-
-
-def _headline_key(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
-def _repeats_title(wanted: str, heading: str) -> bool:
-    """Whether a heading's text repeats the title (``wanted``, from _headline_key):
-    one starts with the other, and the heading is long enough to be evidence."""
-    found = _headline_key(heading)
-    return len(found) >= TITLE_MIN_CHARS and (wanted.startswith(found) or found.startswith(wanted))
 
 
 # --------------------------------------------------------------------------- blocks
@@ -209,11 +67,14 @@ class Selection:
     noise: np.ndarray  # per block: inside a link list or named chrome of the roots
 
 
-def select_blocks(seg: Segmentation, agg: Aggregate) -> Selection:
+def select_blocks(
+    seg: Segmentation, agg: Aggregate, score: Callable[[LexborNode], float] | None = None
+) -> Selection:
     """Winner, merged siblings and in-winner link lists, from the block sums.
 
-    The same rules as select_body / with_siblings / prune_link_noise on the tally walk, read
-    off the per-element sums instead of a walk of the tree.
+    With ``score`` (a caller's Scorer) the caller's score ranks the candidates and its
+    winner stands alone: no siblings merged, no page-wide fallback; only the link lists
+    inside it go.
     """
     n = len(seg.blocks)
     elements = len(seg.nodes)
@@ -225,11 +86,21 @@ def select_blocks(seg: Segmentation, agg: Aggregate) -> Selection:
     scores = agg.score()
     candidate = np.fromiter((t in CANDIDATE_TAGS for t in tags), dtype=bool, count=elements)
     candidate[0] = False  # the segmented root is the body: never a candidate
-    ranked = np.where(candidate & (agg.chars > 0), scores, 0.0)
+    candidate &= agg.chars > 0
+    if score is not None:
+        ranked = np.zeros(elements)
+        for element in np.flatnonzero(candidate).tolist():
+            ranked[element] = score(seg.nodes[element])
+    else:
+        ranked = np.where(candidate, scores, 0.0)
     winner = int(ranked.argmax()) if elements and ranked.max() > 0 else -1
-    orphan = winner < 0 or agg.chars[winner] < ORPHAN_WINNER_SHARE * agg.chars[0]
+    orphan = winner < 0 or (
+        score is None and agg.chars[winner] < ORPHAN_WINNER_SHARE * agg.chars[0]
+    )
     if orphan:
         roots = [0]
+    elif score is not None:
+        roots = [winner]
     else:
         parent = parents[winner]
         if parent <= 0 or tags[parent] in ("body", "html"):
@@ -247,7 +118,11 @@ def select_blocks(seg: Segmentation, agg: Aggregate) -> Selection:
         elif parent >= 0:
             owner[element] = owner[parent]
     root_of = np.array(owner, dtype=np.int64)
-    doomed = _noise_elements(seg, agg, root_of, root_set)
+    doomed = (
+        _noise_elements(seg, agg, root_of, root_set)
+        if not (orphan and score is not None)
+        else np.zeros(elements, dtype=bool)
+    )
     in_root = np.zeros(n, dtype=bool)
     noise = np.zeros(n, dtype=bool)
     if n:
@@ -259,7 +134,9 @@ def select_blocks(seg: Segmentation, agg: Aggregate) -> Selection:
 def _noise_elements(
     seg: Segmentation, agg: Aggregate, root_of: np.ndarray, roots: set[int]
 ) -> np.ndarray:
-    """Per element: a navigation-like block inside a root (see prune_link_noise)."""
+    """Per element: a navigation-like block inside a root: a link list (by its link
+    share, cards counting as links in a story), nav/aside/menu, or a block named like
+    in-story chrome (segment.CHROME_NAMES) that also looks like it."""
     elements = len(seg.nodes)
     doomed = np.zeros(elements, dtype=bool)
     inside = np.flatnonzero(root_of >= 0)
@@ -307,71 +184,45 @@ def _noise_elements(
     return doomed
 
 
-def kept_html_roots(
-    seg: Segmentation,
-    keep: Sequence[bool] | np.ndarray,
-    dropped_elements: Sequence[int] = (),
-    region: Sequence[int] = (),
-) -> list[LexborNode]:
-    """The subtree holding the kept blocks, with every subtree of dropped blocks removed.
-
-    Elements holding no block at all (images, embeds, list items too short to be
-    blocks) stay where they are; only the largest subtrees whose blocks were all
-    dropped go, and the elements in ``dropped_elements`` (the title heading). The root
-    is the deepest element that still holds every kept block, but never one inside the
-    density selection's ``region`` elements: a story of one long paragraph and a
-    diagram would otherwise shrink to the paragraph and lose the diagram.
-    """
+def html_root(seg: Segmentation, keep: np.ndarray, region: Sequence[int] = ()) -> int:
+    """The element the HTML rendering starts from: the deepest one holding every kept
+    block, but never one inside the density selection's ``region`` elements (a story
+    of one long paragraph and a diagram would otherwise shrink to the paragraph and
+    lose the diagram). -1 when nothing is kept."""
     blocks = seg.blocks
-    parents = seg.parents
-    holds_kept = np.zeros(len(seg.nodes), dtype=bool)
-    kept_owners: set[int] = set()
-    for block, k in zip(blocks, keep, strict=True):
-        if k:
-            kept_owners.add(block.owner)
-            for element in block.path:
-                holds_kept[element] = True
-    if not kept_owners:
-        return []
-    doomed: set[int] = set(dropped_elements)
-    for block, k in zip(blocks, keep, strict=True):
-        if k:
-            continue
-        child = -1
-        for element in reversed(block.path):
-            if holds_kept[element]:
-                break
-            child = element
-        if child >= 0:
-            doomed.add(child)
-    nodes = seg.nodes
-    # Children before parents: a parent's decompose frees its subtree.
-    for element in sorted(doomed, reverse=True):
-        if not any(e in doomed for e in _ancestors(element, parents)):
-            nodes[element].decompose()
-    # The deepest element holding every kept block: walk down while one child holds all.
-    children: dict[int, list[int]] = {}
-    for element in np.flatnonzero(holds_kept).tolist():
-        parent = parents[element]
-        if parent >= 0:
-            children.setdefault(parent, []).append(element)
-    root = 0
+    kept = np.flatnonzero(keep).tolist()
+    if not kept or not seg.nodes:
+        return -1
+    common = list(blocks[kept[0]].path)
+    for index in kept[1:]:
+        path = blocks[index].path
+        size = min(len(common), len(path))
+        cut = next((i for i in range(size) if common[i] != path[i]), size)
+        del common[cut:]
+        if not common:
+            return 0
     stop = set(region)
-    while root not in kept_owners and root not in stop:
-        inside = children.get(root, [])
-        if len(inside) != 1:
+    root = 0
+    for element in common:
+        root = element
+        if element in stop:
             break
-        root = inside[0]
-    return [nodes[root]]
+    return root
 
 
-def _ancestors(element: int, parents: Sequence[int]) -> list[int]:
-    out = []
-    parent = parents[element]
-    while parent >= 0:
-        out.append(parent)
-        parent = parents[parent]
-    return out
+# A heading this short is no evidence of being the title ("News", "Overview").
+TITLE_MIN_CHARS = 10
+
+
+def _headline_key(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _repeats_title(wanted: str, heading: str) -> bool:
+    """Whether a heading's text repeats the title (``wanted``, from _headline_key):
+    one starts with the other, and the heading is long enough to be evidence."""
+    found = _headline_key(heading)
+    return len(found) >= TITLE_MIN_CHARS and (wanted.startswith(found) or found.startswith(wanted))
 
 
 def title_block(seg: Segmentation, in_root: np.ndarray, title: str) -> int:
@@ -401,3 +252,145 @@ def dropped_heading(seg: Segmentation, keep: np.ndarray, in_root: np.ndarray) ->
         if seg.blocks[index].kind == "h1" and in_root[index]:
             return index
     return -1
+
+
+# --------------------------------------------------------------------------- content
+
+# Repeated blocks at least this long are printed once (a pull quote, a caption shown
+# twice for two screen sizes); short ones ("Reply", a price) may repeat as they are.
+DUPLICATE_MIN_CHARS = 30
+
+
+@dataclass(slots=True)
+class Content:
+    """The one decision every rendering reads: which blocks of ``seg`` are content."""
+
+    seg: Segmentation  # every block of the page, or of a fallback's fragment
+    keep: np.ndarray  # per block of seg
+    heading: str | None = None  # the headline taken out of the body: Markdown opens with it
+    region: tuple[int, ...] = ()  # the density selection's elements (see html_root)
+    repeats: np.ndarray | None = None  # per block: left out as a repeat of a kept one
+
+    def screen_text(self) -> str:
+        """Every word the selection shows, repeats and short paragraphs included: what
+        the bot-wall and dead-page screens are judged on."""
+        shown = self.keep if self.repeats is None else self.keep | self.repeats
+        return " ".join(b.text for b, k in zip(self.seg.blocks, shown.tolist(), strict=True) if k)
+
+    def blocks(self, min_paragraph_chars: int = 0) -> list[Block]:
+        """The kept blocks, less paragraphs under ``min_paragraph_chars`` characters."""
+        return [
+            b
+            for b, k in zip(self.seg.blocks, self.keep.tolist(), strict=True)
+            if k and not (b.kind in LENGTH_FILTERED and len(b.text) < min_paragraph_chars)
+        ]
+
+
+def whole(seg: Segmentation, wanted: int = 0, exclude: int = 0) -> np.ndarray:
+    """Every block carrying all ``wanted`` flags and none of ``exclude``: the caller's
+    selector (FLAG_SELECTED) or the whole pruned page."""
+    return np.fromiter(
+        ((b.flags & wanted) == wanted and not b.flags & exclude for b in seg.blocks),
+        dtype=bool,
+        count=len(seg.blocks),
+    )
+
+
+def settle(
+    seg: Segmentation,
+    keep: np.ndarray | None,
+    title: str | None,
+    *,
+    view: Sequence[int] | None = None,
+    view_keep: np.ndarray | None = None,
+    in_root: np.ndarray | None = None,
+    exclude: int = 0,
+    region: Sequence[int] = (),
+) -> Content:
+    """The final Content from a choice over blocks.
+
+    ``keep`` is per block of ``seg``. When the choice was made over a view (the blocks
+    the density score and the model see, ``seg.view``), pass ``view`` (its indices in
+    ``seg``), ``view_keep`` and the density ``in_root`` instead: the short paragraphs
+    the view left out then follow their neighbours (settle_short), and an <h1> the model
+    dropped ahead of the story is still the Markdown's headline (dropped_heading).
+    """
+    heading = -1
+    if view is not None and view_keep is not None and in_root is not None:
+        shown, _ = seg.view(FLAG_SHORT | exclude)
+        heading = title_block(shown, in_root, title) if title else -1
+        if heading >= 0:
+            view_keep[heading] = False
+        else:
+            heading = dropped_heading(shown, view_keep, in_root)
+        keep = np.zeros(len(seg.blocks), dtype=bool)
+        index = np.asarray(view, dtype=np.int64)
+        keep[index] = view_keep
+        heading = int(index[heading]) if heading >= 0 else -1
+        settle_short(seg, keep, exclude)
+    else:
+        if keep is None:
+            raise ValueError("settle needs keep, or view, view_keep and in_root")
+        if title:
+            heading = title_block(seg, keep, title)
+            if heading >= 0:
+                keep[heading] = False
+    repeats = drop_repeats(seg.blocks, keep)
+    text = seg.blocks[heading].text if heading >= 0 else None
+    return Content(seg, keep, text, tuple(region), repeats)
+
+
+def settle_short(seg: Segmentation, keep: np.ndarray, exclude: int = 0) -> None:
+    """Decide the short paragraphs (FLAG_SHORT) that the density score and the model do
+    not see: one joins when kept blocks stand on both sides of it, or when the kept
+    block beside it sits in the same container (a story's closing "Thanks for
+    reading." stays, a lone "Advertisement" between two dropped widgets does not)."""
+    blocks = seg.blocks
+    n = len(blocks)
+    seen = [not b.flags & (FLAG_SHORT | exclude) for b in blocks]
+    short = [i for i, b in enumerate(blocks) if b.flags & FLAG_SHORT and not b.flags & exclude]
+    if not short:
+        return
+    before = [-1] * n
+    last = -1
+    for i in range(n):
+        before[i] = last
+        if seen[i]:
+            last = i
+    after = [-1] * n
+    last = -1
+    for i in range(n - 1, -1, -1):
+        after[i] = last
+        if seen[i]:
+            last = i
+    kept = keep.tolist()
+
+    for i in short:
+        p, q = before[i], after[i]
+        kept_p = p >= 0 and kept[p]
+        kept_q = q >= 0 and kept[q]
+        path = blocks[i].path
+        # The element holding the paragraph: the kept neighbour must lie inside it.
+        container = path[-2] if len(path) >= 2 else -1
+        keep[i] = (kept_p and kept_q) or any(
+            k and container >= 0 and container in blocks[j].path
+            for j, k in ((p, kept_p), (q, kept_q))
+        )
+
+
+def drop_repeats(blocks: Sequence[Block], keep: np.ndarray) -> np.ndarray:
+    """Keep only the first of kept blocks with the same text (DUPLICATE_MIN_CHARS and
+    longer; table rows and code excepted); return the blocks dropped as repeats."""
+    repeats = np.zeros(len(blocks), dtype=bool)
+    seen: set[str] = set()
+    for index in np.flatnonzero(keep).tolist():
+        block = blocks[index]
+        text = block.text
+        if len(text) < DUPLICATE_MIN_CHARS or block.kind in ("table", "pre"):
+            continue
+        if text in seen:
+            keep[index] = False
+            repeats[index] = True
+        else:
+            seen.add(text)
+    return repeats

@@ -1,0 +1,273 @@
+"""One selection, three renderings: the text, the Markdown and the HTML of a page hold
+the same words, whatever chose the blocks, and the Markdown follows a reader's rules."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import unchrome
+from unchrome import Config, bench
+
+URL = "https://news.example/section/story"
+FIXTURES = Path(__file__).parent / "fixtures" / "pipeline"
+WCXB = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wcxb"
+STORY = [
+    "The council voted on Monday evening to keep the public library open on Sundays, "
+    "reversing a decision taken last winter that had angered parents and students alike.",
+    "Librarians had collected more than four thousand signatures in six weeks, and the "
+    "petition was read aloud at the start of the meeting to applause from the gallery.",
+    "The extra hours will be paid for by closing the branch office one morning a week, "
+    "a compromise that the finance committee said would leave the budget unchanged.",
+    "Opening on Sundays resumes next month, with the reading room and the children's "
+    "corner staffed by volunteers from the local history society during the first weeks.",
+]
+ALL_PARAGRAPHS = Config(min_paragraph_chars=0)
+
+
+def page(body: str, *, head: str = "<title>Library stays open</title>") -> str:
+    return f'<!doctype html><html lang="en"><head>{head}</head><body>{body}</body></html>'
+
+
+def story(paragraphs: list[str] = STORY) -> str:
+    return "".join(f"<p>{p}</p>" for p in paragraphs)
+
+
+def words(text: str) -> Counter[str]:
+    return Counter(bench.tokenize(text))
+
+
+def markdown_body(result: unchrome.Result) -> str:
+    """The Markdown's words less the title heading the Markdown opens with."""
+    return bench.markdown_words(bench.markdown_body(result.markdown, result.text))
+
+
+def assert_same_words(result: unchrome.Result) -> None:
+    in_text, in_markdown = words(result.text), words(markdown_body(result))
+    assert in_text == in_markdown, (in_text - in_markdown, in_markdown - in_text)
+
+
+# ------------------------------------------------------------------ the same words
+
+
+SAME_WORDS_PAGES = {
+    "story with chrome": page(
+        "<nav><a href='/'>Home</a><a href='/news'>News</a></nav>"
+        f"<article><h1>Library stays open</h1>{story()}"
+        "<div class='related'><h3>Related</h3><ul>"
+        + "".join(f"<li><a href='/r/{i}'>Related story number {i}</a></li>" for i in range(6))
+        + "</ul></div></article><footer>Copyright</footer>"
+    ),
+    "short paragraphs and repeats": page(
+        f"<article>{story()}<p>Thanks.</p><p>{STORY[0]}</p><blockquote>Yes.</blockquote></article>"
+    ),
+    "inline text beside blocks": page(
+        f"<article><div>Loose text of the story sits directly in a division, "
+        f"<b>bold</b> and <a href='/x'>linked</a>, before its paragraphs.{story()}</div></article>"
+    ),
+    "tables": page(
+        f"<article>{story()}<table><caption>Hours</caption><tr><th>Day</th><th>Open</th></tr>"
+        "<tr><td>Sunday</td><td>10-16</td></tr><tr><td>Monday</td><td>9-20</td></tr></table>"
+        "</article>"
+    ),
+    "forum in a form": page(
+        "<form action='/reply'>"
+        + "".join(
+            f"<div class='post'><div class='author'>user{i}</div><p>{p}</p></div>"
+            for i, p in enumerate(STORY)
+        )
+        + "</form>"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAME_WORDS_PAGES))
+def test_text_and_markdown_hold_the_same_words(name):
+    assert_same_words(unchrome.extract(SAME_WORDS_PAGES[name], url=URL, config=ALL_PARAGRAPHS))
+
+
+@pytest.mark.parametrize("fixture", sorted(p.name for p in FIXTURES.glob("*.html")))
+def test_fixture_pages_text_and_markdown_hold_the_same_words(fixture):
+    raw = (FIXTURES / fixture).read_bytes()
+    assert_same_words(unchrome.extract(raw, url=URL, config=ALL_PARAGRAPHS))
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        Config(min_paragraph_chars=0, include_selector=".story"),
+        Config(min_paragraph_chars=0, extract_article=False),
+        Config(min_paragraph_chars=0, include_comments=True),
+    ],
+    ids=["include_selector", "whole page", "include_comments"],
+)
+def test_every_way_of_choosing_renders_the_same_words(config):
+    html = page(
+        f"<div class='story'>{story()}</div><div class='comments'><p>{STORY[1]} (a reader)</p>"
+        "</div><aside><p>A sidebar paragraph long enough to be a block of its own.</p></aside>"
+    )
+    assert_same_words(unchrome.extract(html, url=URL, config=config))
+
+
+class ParagraphScorer:
+    def score(self, node) -> float:
+        return float(len(node.css("p")))
+
+    def should_remove(self, node) -> bool:
+        return False
+
+
+def test_a_custom_scorer_chooses_over_the_same_blocks():
+    html = page(
+        f"<div id='story'>{story()}</div>"
+        "<div class='related-posts'><img src='/thumb1.jpg'><img src='/thumb2.jpg'></div>"
+    )
+    result = unchrome.extract(html, url=URL, config=Config(scorer=ParagraphScorer()))
+    assert result.text == "\n\n".join(STORY)
+    assert_same_words(result)
+    # The image-only chrome strip goes the same way with or without a scorer.
+    default = unchrome.extract(html, url=URL)
+    assert "thumb1" not in result.markdown
+    assert "thumb1" not in default.markdown
+
+
+def test_short_paragraphs_leave_the_text_but_stay_in_the_markdown():
+    html = page(f"<article>{story()}<p>Thanks for reading.</p></article>")
+    default = unchrome.extract(html, url=URL)
+    assert "Thanks for reading." not in default.text
+    assert "Thanks for reading." in default.markdown
+    assert "Thanks for reading." in unchrome.extract(html, url=URL, config=ALL_PARAGRAPHS).text
+
+
+def test_discussion_comments_come_back_without_a_second_parse():
+    posts = "".join(f"<div class='comment'><p>{p}</p></div>" for p in STORY)
+    html = page(f"<h1>Thread</h1><p>Short opening post of the thread.</p>{posts}")
+    result = unchrome.extract(html, url="https://forum.example/threads/42/")
+    for paragraph in STORY:
+        assert paragraph in result.text
+    assert_same_words(result)
+
+
+def test_comments_under_an_article_stay_out_of_every_rendering():
+    html = page(
+        f"<article>{story()}</article><section id='comments'>"
+        "<p>What a waste of money, the branch office was the only one open late.</p></section>"
+    )
+    result = unchrome.extract(html, url=URL)
+    for rendering in (result.text, result.markdown, result.html):
+        assert "waste of money" not in rendering
+
+
+# ------------------------------------------------------------------ Markdown rules
+
+
+def test_heading_permalinks_leave_no_empty_link():
+    html = page(
+        f"<article><h2 id='why'><a class='anchor' href='#why' aria-hidden='true'></a>Why now</h2>"
+        f"<p>{STORY[0]}</p><h2 id='how'>How it works<a class='headerlink' href='#how'>¶</a></h2>"
+        f"<p>{STORY[1]}</p><h2>Costs <a href='#costs'><svg></svg></a></h2>{story(STORY[2:])}"
+        "</article>"
+    )
+    result = unchrome.extract(html, url=URL)
+    assert not re.search(r"(?<!!)\[\s*\]\(", result.markdown), result.markdown
+    assert "## Why now" in result.markdown
+    assert "## How it works" in result.markdown and "¶" not in result.markdown
+    assert "¶" not in result.text
+
+
+def test_every_table_row_reaches_text_and_markdown():
+    rows = [("Python", "3.11 or newer"), ("Memory", "2 GB")]
+    table = (
+        "<table><thead><tr><th>Requirement</th><th>Version</th></tr></thead><tbody>"
+        + "".join(f"<tr><td>{a}</td><td>{b}</td></tr>" for a, b in rows)
+        + "</tbody></table>"
+    )
+    result = unchrome.extract(page(f"<article>{story()}{table}</article>"), url=URL)
+    for a, b in rows:
+        assert f"{a} | {b}" in result.text
+        assert re.search(
+            rf"^\|\s*{re.escape(a)}\s*\|\s*{re.escape(b)}\s*\|$", result.markdown, re.M
+        )
+    assert bench.header_only_tables(result.markdown) == 0
+
+
+def test_layout_tables_become_paragraphs_not_a_one_column_table():
+    box = (
+        "<table class='note'><tr><td><b>Note:</b> the reading room closes at noon on the "
+        "first Sunday of each month for cleaning.</td></tr><tr><td>Children under twelve "
+        "must be accompanied by an adult at all times.</td></tr></table>"
+    )
+    result = unchrome.extract(page(f"<article>{story()}{box}</article>"), url=URL)
+    assert "|" not in result.markdown
+    assert "---" not in result.markdown
+    assert "**Note:** the reading room closes at noon" in result.markdown
+    assert "Children under twelve must be accompanied" in result.markdown
+    assert "Children under twelve must be accompanied" in result.text
+
+
+@pytest.mark.parametrize(
+    "code_html",
+    [
+        '<pre><code class="language-python">{}</code></pre>',
+        '<div class="highlight-python notranslate"><div class="highlight"><pre>{}</pre></div></div>',
+        '<pre class="highlight-source-python"><span class="k">{}</span></pre>',
+    ],
+    ids=["language-", "sphinx highlight-", "highlight-source-"],
+)
+def test_code_blocks_keep_their_whitespace_and_language(code_html):
+    code = "def area(r):\n    if r < 0:\n        raise ValueError(r)\n    return 3.14 * r * r"
+    html = page(f"<article>{story()}{code_html.format(code)}</article>")
+    result = unchrome.extract(html, url=URL)
+    assert f"```python\n{code}\n```" in result.markdown
+    assert code in result.text
+
+
+def test_lists_keep_their_nesting():
+    items = (
+        "<ul><li>Opening hours<ul><li>Sunday from ten</li><li>Monday from nine</li></ul></li>"
+        "<li>Staffing</li></ul>"
+    )
+    result = unchrome.extract(page(f"<article>{story()}{items}</article>"), url=URL)
+    lines = [line for line in result.markdown.splitlines() if "Sunday from ten" in line]
+    assert lines and re.match(r"^\s{2,}[-*+] Sunday from ten$", lines[0]), result.markdown
+    assert re.search(r"^[-*+] Opening hours$", result.markdown, re.M)
+
+
+def test_relative_links_and_images_become_absolute():
+    html = page(
+        f"<article><p>{STORY[0]} See <a href='../hours'>the hours</a>.</p>"
+        f"<img src='/img/reading-room.jpg' alt='Reading room'>{story(STORY[1:])}</article>"
+    )
+    result = unchrome.extract(html, url=URL)
+    assert "[the hours](https://news.example/hours)" in result.markdown
+    assert "![Reading room](https://news.example/img/reading-room.jpg)" in result.markdown
+    assert [m.url for m in result.links] == ["https://news.example/hours"]
+    assert result.links[0].text == "the hours"
+
+
+def test_an_unparsable_base_href_is_ignored_not_raised():
+    html = page(
+        f"<article>{story()}<a href='/more'>more about the library</a></article>",
+        head="<title>Library stays open</title><base href='http://[::1'>",
+    )
+    result = unchrome.extract(html, url=URL)
+    assert result.markdown
+    assert STORY[0] in result.text
+
+
+# ---------------------------------------------------------- the WCXB dev split
+
+
+@pytest.mark.skipif(not (WCXB / "dev").is_dir(), reason="WCXB data not found")
+def test_dev_pages_text_and_markdown_agree():
+    """Over every dev page: text (min_paragraph_chars=0) and Markdown differ by more than
+    2% of words on no page, and the Markdown carries no empty link. The words are the
+    benchmark's (bench.check_renderings); the bound is the issue's target."""
+    pages, _ = bench.load_pages(WCXB, "dev")
+    checks = [(p.file_id, bench.check_renderings(p.read_html(), p.url)) for p in pages]
+    apart = [(f, round(c.disagreement, 3)) for f, c in checks if c and c.disagreement > 0.02]
+    assert not apart, apart[:20]
+    assert sum(c.empty_links for _, c in checks if c) == 0
