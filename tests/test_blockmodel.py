@@ -12,8 +12,8 @@ from selectolax.lexbor import LexborHTMLParser
 
 import unchrome
 from unchrome import blockmodel, render, score, segment, select
-from unchrome.extractor import Trace
 from unchrome.blockmodel import ObliviousTrees, adapt_drop_thresholds, decide, expected_f1
+from unchrome.extractor import Trace
 
 STORY = [
     f"Paragraph {i} of the story tells what the council decided on Monday evening, "
@@ -89,7 +89,7 @@ def test_depth_guard_reads_too_deep_elements_whole_without_recursion():
     seg = segment.segment(tree.body, max_depth=100)
     assert "deep text at the bottom" in " ".join(b.text for b in seg.blocks)
     # The element past the guard is the block's one node: the renderings take it whole.
-    deep = [b for b in seg.blocks if "deep text" in b.text][0]
+    deep = next(b for b in seg.blocks if "deep text" in b.text)
     assert len(deep.nodes) == 1 and deep.nodes[0].tag == "div"
     assert max(len(b.path) for b in seg.blocks) < 100
 

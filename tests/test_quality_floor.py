@@ -40,11 +40,23 @@ from unchrome import bench  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def run() -> tuple[list[bench.Page], list[bench.PageResult]]:
+def both() -> tuple[list[bench.Page], dict[str, list[bench.PageResult]]]:
     pages, _skipped = bench.load_pages(DATA, "dev")
     assert pages, "the dev split has no pages"
-    results = bench.run_benchmark(pages, [bench.unchrome_system()], progress=None)
+    systems = [bench.unchrome_system(), bench.unchrome_markdown_system()]
+    return pages, bench.run_benchmark(pages, systems, progress=None)
+
+
+@pytest.fixture(scope="module")
+def run(both) -> tuple[list[bench.Page], list[bench.PageResult]]:
+    pages, results = both
     return pages, results["unchrome"]
+
+
+@pytest.fixture(scope="module")
+def markdown_run(both) -> tuple[list[bench.Page], list[bench.PageResult]]:
+    pages, results = both
+    return pages, results["unchrome md"]
 
 
 def _summary(run, page_type: str | None = None) -> bench.Summary:
@@ -88,3 +100,18 @@ def test_boilerplate_snippets_stay_rare(run):
     assert summary.without_pages <= WITHOUT_PAGES_CEILING, (
         f"boilerplate found on {summary.without_pages:.3f} of pages > {WITHOUT_PAGES_CEILING}"
     )
+
+
+# The Markdown users get (bench.unchrome_markdown_system: links reduced to their text,
+# images left out) holds the same floors as the text: one selection renders both.
+@pytest.mark.parametrize("page_type", [None, *sorted(TYPE_FLOORS)])
+def test_markdown_word_f1_floor(markdown_run, page_type):
+    summary = _summary(markdown_run, page_type)
+    floor = OVERALL_FLOOR if page_type is None else TYPE_FLOORS[page_type]
+    assert summary.f1 >= floor, f"Markdown {page_type or 'all'} F1 {summary.f1:.4f} < {floor}"
+
+
+def test_markdown_never_crashes(markdown_run):
+    pages, results = markdown_run
+    crashed = [(p.file_id, r.crash) for p, r in zip(pages, results, strict=True) if r.crash]
+    assert not crashed, crashed[:5]

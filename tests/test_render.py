@@ -8,8 +8,7 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 import unchrome
-from unchrome import Config
-from unchrome import render
+from unchrome import Config, render
 from unchrome.render import markdown as render_markdown
 from unchrome.segment import segment
 from unchrome.select import settle, whole

@@ -45,7 +45,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from unchrome import bench, blockmodel, extractor, render, segment  # noqa: E402
+from unchrome import bench, blockmodel, extractor, render, segment, select  # noqa: E402
 from unchrome.blockmodel import ANCESTOR_TAGS, NAME_STEMS  # noqa: E402
 from unchrome.errors import UnchromeError  # noqa: E402
 
@@ -272,18 +272,25 @@ def prepare(args: argparse.Namespace) -> None:
         )
     # Text-word columns come last and are added once their vocabulary is known.
     structural = segment.Vocabulary(vocab.words, vocab.stems, vocab.tags)
-    extractor.TRACE_VOCAB = structural
     records, xs = [], []
     for index, page in enumerate(pages):
         raw = page.html_path.read_bytes() if args.suite == "readability" else page.read_html()
-        trace: dict[str, Any] = {}
+        # Segmented with the structural vocabulary, the density selection kept as it is.
+        trace = extractor.Trace(vocabulary=structural)
         text = ""
         with contextlib.suppress(UnchromeError):
             text = extractor.DEFAULT_EXTRACTOR.extract(raw, url=page.url, trace=trace).text
-        fallback = trace.get("fallback")
-        seg = trace.get("seg")
-        if seg is not None and seg.blocks and fallback is None:
-            x = blockmodel.features(seg, trace["agg"], trace["sel"], trace["ctx"], structural)
+        fallback = trace.fallback
+        seg = trace.seg
+        if (
+            seg is not None
+            and seg.blocks
+            and fallback is None
+            and trace.agg is not None
+            and trace.sel is not None
+            and trace.ctx is not None
+        ):
+            x = blockmodel.features(seg, trace.agg, trace.sel, trace.ctx, structural)
             blocks = seg.blocks
         else:
             x = np.zeros((0, len(blockmodel.feature_names(structural))), dtype=np.float32)
@@ -299,7 +306,6 @@ def prepare(args: argparse.Namespace) -> None:
         })  # fmt: skip
         if (index + 1) % 250 == 0:
             print(f"prepared {index + 1}/{len(pages)}", flush=True)
-    extractor.TRACE_VOCAB = None
     if args.suite != "readability":
         vocab = segment.Vocabulary(vocab.words, vocab.stems, vocab.tags, text_words(records))
     for index, record in enumerate(records):
@@ -353,8 +359,10 @@ def assemble(record: dict[str, Any], keep: np.ndarray) -> str:
         return record["fallback"]
     if not record["kinds"]:
         return record["baseline_text"]
-    kept = [b for b, k in zip(_shells(record), keep, strict=True) if k]
-    return render.blocks_text(kept)
+    shells = _shells(record)
+    keep = np.asarray(keep, dtype=bool).copy()
+    select.drop_repeats(shells, keep)
+    return render.text([b for b, k in zip(shells, keep, strict=True) if k])
 
 
 def page_scores(

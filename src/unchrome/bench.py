@@ -287,7 +287,9 @@ _MD_DEST = r"\((?:<[^>\n]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+\"[^\"]*\")?
 # Link text may hold one level of brackets ("[[1]](#cite_note-1)") and line breaks (a
 # card: a link around a heading and a teaser).
 _MD_LABEL = r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]"
-_MD_IMAGE = re.compile("!" + _MD_LABEL + _MD_DEST)
+# An image, or the reference the converter writes for a player ("[video](clip.mp4)"):
+# a picture or a film on the page, not words of it.
+_MD_IMAGE = re.compile("(?:!" + _MD_LABEL + r"|\[(?:video|audio)\])" + _MD_DEST)
 _MD_LINK = re.compile(_MD_LABEL + _MD_DEST)
 _MD_FENCE_INFO = re.compile(r"^(\s*(?:```|~~~))[^\n`]*$", re.M)
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
@@ -297,7 +299,7 @@ _MD_TABLE_RULE = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+\s*$")
 
 
 def markdown_words(markdown: str) -> str:
-    """The text a reader sees in ``markdown``: images left out, links reduced to their
+    """The text a reader sees in ``markdown``: images and players left out, links reduced to their
     anchor text, code-fence language tags, ordered-list numbers and backslash escapes
     removed."""
     text = _MD_IMAGE.sub(" ", markdown)
@@ -367,7 +369,8 @@ def markdown_body(markdown: str, text: str) -> str:
     text (the one line Markdown adds beyond syntax, links and images)."""
     if markdown.startswith("# "):
         first, _, rest = markdown.partition("\n")
-        if not text.startswith(first[2:].strip()):
+        heading = tokenize(markdown_words(first))
+        if tokenize(text[: 4 * len(first) + 16])[: len(heading)] != heading:
             return rest
     return markdown
 

@@ -211,6 +211,12 @@ class _Writer:
         elif (layout and tag in _LAYOUT_CELLS) or tag in _AS_DIVISION:
             written = "div"
         attrs = self._open_tag(node, written) if written else {}
+        if tag == "br" and unit:
+            # Inside a table row: a Markdown table cell holds no line break, and the
+            # converter would glue the lines' words together.
+            self.out.pop()
+            self.out.append(" ")
+            return False, False
         if tag in _VOID:
             self.visual += tag in _VISUAL
             self._collect(tag, node, attrs)
@@ -389,6 +395,9 @@ def markdown(
 ) -> str:
     options = html_to_markdown.ConversionOptions(
         keep_inline_images_in=_IMAGE_PARENTS,
+        # <abbr title="Virtual Private Network">VPN</abbr> is "VPN" on the page; the
+        # converter would spell every one out, words neither the page nor the text show.
+        expand_abbreviations=False,
         extract_metadata=False,
         heading_style="atx",
         code_block_style="backticks",

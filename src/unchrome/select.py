@@ -18,7 +18,7 @@ import numpy as np
 
 from .parse import LexborNode
 from .score import CANDIDATE_TAGS, Aggregate
-from .segment import FLAG_SHORT, LENGTH_FILTERED, Block, Segmentation
+from .segment import FLAG_ROW, FLAG_SHORT, LENGTH_FILTERED, Block, Segmentation
 
 # Blocks that are pure navigation inside the chosen body: judged by their link share.
 _LINK_BLOCK_TAGS = frozenset(
@@ -335,6 +335,7 @@ def settle(
             heading = title_block(seg, keep, title)
             if heading >= 0:
                 keep[heading] = False
+    drop_lone_table_headers(seg.blocks, keep)
     repeats = drop_repeats(seg.blocks, keep)
     text = seg.blocks[heading].text if heading >= 0 else None
     return Content(seg, keep, text, tuple(region), repeats)
@@ -376,6 +377,19 @@ def settle_short(seg: Segmentation, keep: np.ndarray, exclude: int = 0) -> None:
             k and container >= 0 and container in blocks[j].path
             for j, k in ((p, kept_p), (q, kept_q))
         )
+
+
+def drop_lone_table_headers(blocks: Sequence[Block], keep: np.ndarray) -> None:
+    """A data table whose only kept row is its first, while it has more, keeps nothing:
+    a header row without the rows it heads says nothing (and renders as a Markdown
+    table of a header alone)."""
+    rows: dict[int, list[int]] = {}
+    for index, block in enumerate(blocks):
+        if block.flags & FLAG_ROW and block.nodes and block.nodes[0].tag == "tr":
+            rows.setdefault(block.owner, []).append(index)
+    for indices in rows.values():
+        if len(indices) > 1 and keep[indices[0]] and not keep[indices[1:]].any():
+            keep[indices[0]] = False
 
 
 def drop_repeats(blocks: Sequence[Block], keep: np.ndarray) -> np.ndarray:
