@@ -257,6 +257,8 @@ def test_an_unparsable_base_href_is_ignored_not_raised():
     result = unchrome.extract(html, url=URL)
     assert result.markdown
     assert STORY[0] in result.text
+    # Nor does a malformed page URL.
+    assert STORY[0] in unchrome.extract(html, url="http://[::1").markdown
 
 
 # ---------------------------------------------------------- the WCXB dev split

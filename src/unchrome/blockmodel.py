@@ -26,13 +26,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
-from urllib.parse import urlsplit
 
 import numpy as np
 
 from .score import Aggregate
 from .segment import FLAG_IN_LINK, FLAG_ROW, Block, Segmentation, Vocabulary
 from .select import Selection
+from .urls import path as url_path
 
 MODEL_FILE = "blockmodel.npz"
 
@@ -419,7 +419,7 @@ def features(
         _write(out, first, tested, neighbours, pick)
 
     og = (ctx.og_type or "").strip().lower()
-    path = urlsplit(ctx.url or "").path.lower() if ctx.url else ""
+    path = url_path(ctx.url).lower()
     path_words = set(_WORD.findall(path.replace("_", " ")))
     body_chars = float(agg.chars[0]) if len(agg.chars) else 0.0
     body_a = float(agg.a_chars[0]) if len(agg.chars) else 0.0

@@ -13,7 +13,6 @@ Source precedence per field was tuned against the Readability test pages (see
 
 from __future__ import annotations
 
-import contextlib
 import email.utils
 import html
 import json
@@ -22,9 +21,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from .urls import host as url_host
+from .urls import resolve
 
 __all__ = ["Metadata", "extract_metadata"]
 
@@ -145,21 +146,14 @@ class _Resolver:
         if node is not None:
             href = (node.attributes.get("href") or "").strip()
             if href:
-                # An unparsable base ("http://[::1") is ignored, as browsers do.
-                with contextlib.suppress(ValueError):
-                    base = urljoin(base, href) if base else href
+                base = resolve(base, href) or base
         self.base = base
 
     def __call__(self, value: str | None) -> str | None:
         value = _clean(value)
         if value is None or value.startswith("data:"):
             return None
-        if not self.base:
-            return value
-        try:
-            return urljoin(self.base, value)
-        except ValueError:  # malformed IPv6 hosts and the like
-            return value
+        return resolve(self.base, value)
 
 
 # --------------------------------------------------------------------------- JSON-LD
@@ -414,10 +408,7 @@ def _site_keys(site_name: str | None, url: str | None) -> list[str]:
     if site_name:
         keys.append(_norm_key(site_name))
     if url:
-        try:
-            host = urlsplit(url).hostname or ""
-        except ValueError:
-            host = ""
+        host = url_host(url)
         labels = [lab for lab in host.split(".") if lab and lab != "www"]
         # Skip second-level registry labels: "bbc.co.uk" is "bbc", not "co".
         while len(labels) >= 3 and labels[-2] in _REGISTRY_LABELS:
