@@ -264,20 +264,13 @@ def test_an_unparsable_base_href_is_ignored_not_raised():
 # ---------------------------------------------------------- the WCXB dev split
 
 
-# Dev pages whose text (min_paragraph_chars=0) and Markdown differ by more than 2% of
-# words. The target is none; measured 9 of 1,495 (394 before the one selection): words
-# that the text joins and the converter parts, or the other way round, where inline
-# elements touch without a space ("XS" "S" "M" size pickers, a number beside a title),
-# and link text the benchmark's Markdown reader does not reduce. Held there, not above.
-MAX_PAGES_APART = 9
-
-
 @pytest.mark.skipif(not (WCXB / "dev").is_dir(), reason="WCXB data not found")
 def test_dev_pages_text_and_markdown_agree():
-    """Over every dev page: text and Markdown words (bench.check_renderings) differ by
-    more than 2% on at most MAX_PAGES_APART pages, and no Markdown has an empty link."""
+    """Over every dev page: text (min_paragraph_chars=0) and Markdown words
+    (bench.check_renderings) differ by more than 2% on no page (394 pages did when the
+    two were chosen apart), and no Markdown has an empty link."""
     pages, _ = bench.load_pages(WCXB, "dev")
     checks = [(p.file_id, bench.check_renderings(p.read_html(), p.url)) for p in pages]
     apart = [(f, round(c.disagreement, 3)) for f, c in checks if c and c.disagreement > 0.02]
-    assert len(apart) <= MAX_PAGES_APART, apart[:20]
+    assert not apart, apart[:20]
     assert sum(c.empty_links for _, c in checks if c) == 0

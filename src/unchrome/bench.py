@@ -289,19 +289,20 @@ _MD_DEST = r"\((?:<[^>\n]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+\"[^\"]*\")?
 _MD_LABEL = r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]"
 # An image, or the reference the converter writes for a player ("[video](clip.mp4)"):
 # a picture or a film on the page, not words of it.
-_MD_IMAGE = re.compile("(?:!" + _MD_LABEL + r"|\[(?:video|audio)\])" + _MD_DEST)
+_MD_IMAGE = re.compile("(?:!" + _MD_LABEL + r"|\[(?:video|audio|iframe)\])" + _MD_DEST)
 _MD_LINK = re.compile(_MD_LABEL + _MD_DEST)
 _MD_FENCE_INFO = re.compile(r"^(\s*(?:```|~~~))[^\n`]*$", re.M)
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_MD_EMPHASIS = re.compile(r"(?<!\\)\*+")
 _MD_ORDERED_MARKER = re.compile(r"^(\s*(?:>\s*)*)\d+[.)](?=\s)", re.M)
 _MD_EMPTY_LINK = re.compile(r"(?<!!)\[\s*\]\(")
 _MD_TABLE_RULE = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+\s*$")
 
 
 def markdown_words(markdown: str) -> str:
-    """The text a reader sees in ``markdown``: images and players left out, links reduced to their
-    anchor text, code-fence language tags, ordered-list numbers and backslash escapes
-    removed."""
+    """The text a reader sees in ``markdown``: images and players left out, links reduced
+    to their anchor text, code-fence language tags, ordered-list numbers, emphasis marks
+    and backslash escapes removed."""
     text = _MD_IMAGE.sub(" ", markdown)
     # Innermost first: a link's text may hold an image or a bracketed reference.
     while True:
@@ -311,6 +312,8 @@ def markdown_words(markdown: str) -> str:
         text = reduced
     text = _MD_FENCE_INFO.sub(r"\1", text)
     text = _MD_ORDERED_MARKER.sub(r"\1", text)
+    # Emphasis marks: the converter writes "*" for both (a literal one is escaped).
+    text = _MD_EMPHASIS.sub("", text)
     return _MD_ESCAPE.sub(r"\1", text)
 
 
@@ -370,7 +373,12 @@ def markdown_body(markdown: str, text: str) -> str:
     if markdown.startswith("# "):
         first, _, rest = markdown.partition("\n")
         heading = tokenize(markdown_words(first))
-        if tokenize(text[: 4 * len(first) + 16])[: len(heading)] != heading:
+        span = 4 * len(first) + 16
+        in_text = tokenize(text[:span])[: len(heading)] == heading
+        # The text may open with the same words as another block (a product name
+        # under the headline): then the Markdown repeats them after its heading too.
+        repeated = tokenize(markdown_words(rest[:span]))[: len(heading)] == heading
+        if not in_text or repeated:
             return rest
     return markdown
 

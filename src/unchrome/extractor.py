@@ -194,7 +194,7 @@ class Extractor:
         meta = metadata.extract_metadata(tree, url)
         kind = classify.detect_kind(meta.og_type, tree)
         base_url = _base_url(tree, url)
-        embedded = fallbacks.sources(tree, markup)
+        embedded = fallbacks.sources(tree)
         deadline.check("parse")
 
         pruned = prune.prune_page(  # 5

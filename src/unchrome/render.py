@@ -18,7 +18,7 @@ import numpy as np
 
 from .parse import LexborNode
 from .result import Media
-from .segment import CHROME_NAMES, FLAG_ROW, MEDIA_WITH_FALLBACK, Block
+from .segment import BLOCK_TAGS, CHROME_NAMES, FLAG_ROW, MEDIA_WITH_FALLBACK, Block
 from .select import Content, html_root
 from .urls import resolve
 
@@ -64,7 +64,7 @@ class MediaLists:
 # Elements written without a closing tag.
 _VOID = frozenset({"img", "br", "hr", "source", "track", "wbr", "area", "col"})
 # Elements that are content without any text: a picture or a player.
-_VISUAL = frozenset({"img", "video", "audio", "iframe", "picture"})
+_VISUAL = frozenset({"img", "video", "audio", "iframe"})
 # The parts of a layout table that go (their cells become divisions).
 _LAYOUT_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "colgroup", "col"})
 _LAYOUT_CELLS = frozenset({"td", "th", "caption"})
@@ -83,6 +83,7 @@ class _Open:
     kept: int
     dropped: int
     visual: int
+    breaks: int
     media: int
     names: str  # class and id, for the chrome test of a picture-only element
     layout: bool  # inside a layout table (its innermost table)
@@ -144,7 +145,7 @@ class _Writer:
         self.out: list[str] = []
         self.media: list[tuple[str, Media]] = []
         self.seen_media: set[tuple[str, str]] = set()
-        self.kept = self.dropped = self.visual = 0
+        self.kept = self.dropped = self.visual = self.breaks = 0
 
     def write(self, root: LexborNode) -> str:
         stack: list[_Open] = []
@@ -155,7 +156,7 @@ class _Writer:
                 node = node.child  # type: ignore[assignment]
                 continue
             if pushed:
-                self._close(stack.pop())
+                self._close(stack.pop(), stack)
             # Close the finished elements until one has a next sibling; the root's
             # siblings are never reached: the stack is empty there.
             while True:
@@ -166,7 +167,7 @@ class _Writer:
                     node = sibling
                     break
                 node = node.parent  # type: ignore[assignment]
-                self._close(stack.pop())
+                self._close(stack.pop(), stack)
 
     def _visit(self, node: LexborNode, stack: list[_Open]) -> tuple[bool, bool]:
         """Write what ``node`` contributes before its children; say whether it opened
@@ -210,13 +211,24 @@ class _Writer:
             written = ""
         elif (layout and tag in _LAYOUT_CELLS) or tag in _AS_DIVISION:
             written = "div"
+        elif tag == "label":
+            # A form's label is a span of text to a reader; the converter drops the line
+            # breaks inside a label nested in another (a colour picker's swatches).
+            written = "span"
         attrs = self._open_tag(node, written) if written else {}
+        if attrs is None:
+            # A picture with nothing to show: it still parts the words around it, as
+            # in the text (segment).
+            self.out.append(" ")
+            return False, False
         if tag == "br" and unit:
             # Inside a table row: a Markdown table cell holds no line break, and the
             # converter would glue the lines' words together.
             self.out.pop()
             self.out.append(" ")
             return False, False
+        if tag == "br":
+            self.breaks += 1
         if tag in _VOID:
             self.visual += tag in _VISUAL
             self._collect(tag, node, attrs)
@@ -229,6 +241,7 @@ class _Writer:
                 self.kept,
                 self.dropped,
                 self.visual,
+                self.breaks,
                 len(self.media),
                 names,
                 layout,
@@ -242,12 +255,12 @@ class _Writer:
             # <source> and <track> children stay.
             for child in node.iter():
                 if child.tag in ("source", "track"):
-                    child_attrs = self._open_tag(child, child.tag)
+                    child_attrs = self._open_tag(child, child.tag) or {}
                     self._collect(child.tag, child, child_attrs)
             return True, False
         return True, node.child is not None
 
-    def _close(self, frame: _Open) -> None:
+    def _close(self, frame: _Open, stack: list[_Open]) -> None:
         kept = self.kept - frame.kept
         dropped = self.dropped - frame.dropped
         visual = self.visual - frame.visual
@@ -265,13 +278,26 @@ class _Writer:
             if frame.tag:
                 self.out.append(f"</{frame.tag}>")
             return
-        # Nothing of the content inside: the element goes, with what it held.
+        # Nothing of the content inside: the element goes, with what it held. A line
+        # break it held stays, unless it held a dropped block: a <span><br></span>
+        # between two runs of text keeps their words apart.
         del self.out[frame.start :]
         del self.media[frame.media :]
         self.visual = frame.visual
+        if self.breaks > frame.breaks and not dropped:
+            self.out.append("<br>")
+        elif frame.tag in BLOCK_TAGS or "-" in frame.tag:
+            # A block element parts the words before and after it, even empty: the
+            # text's blocks end there (segment). Inside a line (a swatch <div> in a
+            # <label>) only a line break keeps the converter from gluing the words.
+            parent = stack[-1].tag if stack else ""
+            inline = bool(parent) and parent not in BLOCK_TAGS and "-" not in parent
+            self.out.append("<br>" if inline else " ")
 
-    def _open_tag(self, node: LexborNode, written: str) -> dict[str, str | None]:
-        """Write the opening tag with the allowed attributes; return them."""
+    def _open_tag(self, node: LexborNode, written: str) -> dict[str, str | None] | None:
+        """Write the opening tag with the allowed attributes and return them; write
+        nothing and return None for an image without a source (the converter would
+        print the link around it with its address as text)."""
         present = dict(node.attributes)
         tag = node.tag or ""
         if tag in ("img", "source"):
@@ -296,8 +322,14 @@ class _Writer:
                 if value is None:
                     continue
             kept[name] = value
+        if tag == "img" and not kept.get("src"):
+            return None
         parts = [written]
         for name, value in kept.items():
+            if name == "title" and tag in MEDIA_WITH_FALLBACK:
+                # The converter would print a player's title as a link's text: words
+                # the page shows as a film. It stays in the media lists.
+                continue
             parts.append(name if value is None else f'{name}="{escape(value)}"')
         self.out.append(f"<{' '.join(parts)}>")
         return kept
@@ -398,6 +430,8 @@ def markdown(
         # <abbr title="Virtual Private Network">VPN</abbr> is "VPN" on the page; the
         # converter would spell every one out, words neither the page nor the text show.
         expand_abbreviations=False,
+        # "a***a", a masked name, is no emphasis: a literal asterisk is escaped.
+        escape_asterisks=True,
         extract_metadata=False,
         heading_style="atx",
         code_block_style="backticks",

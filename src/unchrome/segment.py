@@ -406,7 +406,11 @@ def segment(
                         )
                     )
         elif action == _SKIP:
-            pass
+            if buf and tag == "img":
+                # A picture between two runs of text stands between their words (an
+                # icon before each label of a size picker): it parts them, as a
+                # reader sees it and as the Markdown writes it.
+                buf.append(" ")
         else:
             is_block = action != _INLINE
             if is_block and buf:
