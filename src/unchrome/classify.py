@@ -25,6 +25,7 @@ from typing import Literal
 from selectolax.lexbor import LexborHTMLParser
 
 from .errors import BlockedBySite, PageNotFound
+from .formats import ARTICLE_TYPES
 
 __all__ = [
     "BOT_WALL_MAX_CHARS",
@@ -635,22 +636,6 @@ Kind = Literal["article", "social"]
 # than json.loads because sites ship broken JSON-LD and only the type names matter.
 _LD_TYPE_RE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
 _LD_NAME_RE = re.compile(r'"([^"]+)"')
-_ARTICLE_LD_TYPES = frozenset(
-    {
-        "article",
-        "newsarticle",
-        "blogposting",
-        "reportagenewsarticle",
-        "analysisnewsarticle",
-        "opinionnewsarticle",
-        "reviewnewsarticle",
-        "backgroundnewsarticle",
-        "scholarlyarticle",
-        "techarticle",
-        "report",
-        "liveblogposting",
-    }
-)
 # twitter:card is normally summary/summary_large_image/player/app; a few platforms
 # put the post kind there instead.
 _SOCIAL_TWITTER_CARDS = frozenset({"tweet", "status", "post", "toot"})
@@ -689,7 +674,7 @@ def detect_kind(og_type: str | None, tree: LexborHTMLParser) -> Kind:
         return "article"
     if "socialmediaposting" in ld:
         return "social"
-    if ld & _ARTICLE_LD_TYPES:
+    if ld & ARTICLE_TYPES:
         return "article"
 
     activity_pub = oembed = has_username = False

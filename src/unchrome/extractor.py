@@ -29,6 +29,7 @@ from .errors import (
     UnchromeError,
     UnsupportedContent,
 )
+from .formats import HTML_TYPES, XML_TYPES
 from .parse import LexborHTMLParser, parse
 from .result import Rendering, Result
 from .segment import FLAG_COMMENT, FLAG_SELECTED, FLAG_SHORT, Segmentation, Vocabulary
@@ -51,7 +52,8 @@ _MAGIC = (
     (b"ID3", "MP3 audio"),
     (b"\x7fELF", "executable"),
 )
-_HTML_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml")
+# Media types extract() reads as markup (text/plain: servers label pages so by mistake).
+_MARKUP_TYPES = HTML_TYPES | XML_TYPES | {"text/plain"}
 # Share of control bytes in the first KiB above which the input is binary, not text.
 BINARY_CONTROL_SHARE = 0.1
 _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
@@ -137,7 +139,7 @@ class Extractor:
             raise InvalidInput("the input is empty")
         if content_type:
             mime = content_type.split(";", 1)[0].strip().lower()
-            if mime and not (mime in _HTML_TYPES or mime.endswith(("+xml", "/xml"))):
+            if mime and not (mime in _MARKUP_TYPES or mime.endswith(("+xml", "/xml"))):
                 raise UnsupportedContent(f"content type {mime!r} is not HTML")
         if isinstance(data, bytes):
             head = data[:1024]

@@ -16,9 +16,9 @@ import time
 from typing import Any
 
 from .errors import ExtractFailed
+from .formats import XML_FEED_TYPES
 from .result import Media, Result
 
-_FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml")
 _ROOT = re.compile(rb"<(rss|feed|rdf:RDF)\b", re.IGNORECASE)
 _HTML = re.compile(rb"<html\b", re.IGNORECASE)
 _TAG = re.compile(r"<\s*(/?)\s*([a-zA-Z0-9]*)[^>]*>")
@@ -37,7 +37,7 @@ SUMMARY_CHARS = 280
 def looks_like_feed(data: bytes | str, content_type: str | None) -> bool:
     """Cheap test: a feed content type, or a feed root element in the first ~1 KB."""
     media = (content_type or "").split(";", 1)[0].strip().lower()
-    if media in _FEED_TYPES:
+    if media in XML_FEED_TYPES:
         return True
     head = data[:1024]
     if isinstance(head, str):

@@ -43,6 +43,7 @@ from .errors import (
     UpstreamError,
     UpstreamTimeout,
 )
+from .formats import FEED_TYPES, HTML_TYPES, XML_TYPES
 from .netguard import (
     IPAddress,
     IPNetwork,
@@ -456,11 +457,6 @@ class AsyncGuardedTransport(httpx.AsyncBaseTransport):
 
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
-_HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-_FEED_TYPES = frozenset(
-    {"application/rss+xml", "application/atom+xml", "application/rdf+xml", "application/feed+json"}
-)
-_XML_TYPES = frozenset({"application/xml", "text/xml"})
 # Types servers put on HTML by mistake: decided by sniffing the first bytes.
 _SNIFF_TYPES = frozenset({"", "text/plain", "application/octet-stream", "binary/octet-stream"})
 
@@ -516,9 +512,9 @@ def _media_type(content_type: str | None) -> str:
 def _judge_type(content_type: str | None) -> bool:
     """Refuse before reading the body; True when the body must be sniffed."""
     media = _media_type(content_type)
-    if media in _HTML_TYPES or media in _FEED_TYPES:
+    if media in HTML_TYPES or media in FEED_TYPES:
         return False
-    if media in _XML_TYPES or media in _SNIFF_TYPES or media.endswith("+xml"):
+    if media in XML_TYPES or media in _SNIFF_TYPES or media.endswith("+xml"):
         return True
     raise UnsupportedContent(f"content type {media!r} is not HTML, XHTML or a feed")
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from .formats import ARTICLE_TYPES
 from .urls import host as url_host
 from .urls import resolve
 
@@ -161,31 +162,6 @@ class _Resolver:
 _TRAILING_COMMA_RE = re.compile(r",\s*([}\]])")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
-# Schema.org types whose headline/author/date describe the page's main content.
-_ARTICLE_TYPES = frozenset(
-    t.casefold()
-    for t in (
-        "Article",
-        "AdvertiserContentArticle",
-        "NewsArticle",
-        "AnalysisNewsArticle",
-        "AskPublicNewsArticle",
-        "BackgroundNewsArticle",
-        "OpinionNewsArticle",
-        "ReportageNewsArticle",
-        "ReviewNewsArticle",
-        "Report",
-        "SatiricalArticle",
-        "ScholarlyArticle",
-        "MedicalScholarlyArticle",
-        "SocialMediaPosting",
-        "BlogPosting",
-        "LiveBlogPosting",
-        "DiscussionForumPosting",
-        "TechArticle",
-        "APIReference",
-    )
-)
 # Main-content types that are not articles. Only used when no article object exists,
 # because news pages routinely embed VideoObjects for clips beside the story.
 _SECONDARY_TYPES = frozenset(
@@ -276,7 +252,7 @@ class _LD:
             if isinstance(oid, str) and len(obj) > 1:
                 self.by_id.setdefault(oid, obj)
         self.article = next(
-            (o for o in objects if any(t in _ARTICLE_TYPES for t in ld_types(o))), None
+            (o for o in objects if any(t in ARTICLE_TYPES for t in ld_types(o))), None
         ) or next((o for o in objects if any(t in _SECONDARY_TYPES for t in ld_types(o))), None)
 
     def deref(self, value: Any) -> Any:

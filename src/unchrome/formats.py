@@ -1,0 +1,43 @@
+"""The lists of formats more than one stage reads, written once: media types of pages
+and feeds, and the schema.org types of an article.
+
+(The block model's own JSON-LD groups, blockmodel.LD_GROUPS, stay beside the model: they
+are features it was trained on.)
+"""
+
+from __future__ import annotations
+
+# Media types of an HTML page.
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+# Generic XML: a page or a feed, told apart by its root element.
+XML_TYPES = frozenset({"application/xml", "text/xml"})
+# Feeds in XML (feed.extract_feed reads these), and every feed type a server may send.
+XML_FEED_TYPES = frozenset({"application/rss+xml", "application/atom+xml", "application/rdf+xml"})
+FEED_TYPES = XML_FEED_TYPES | {"application/feed+json"}
+
+# Schema.org types (casefolded) whose headline, author and date describe the page's
+# main content, and which make the page an article rather than a social post.
+ARTICLE_TYPES = frozenset(
+    t.casefold()
+    for t in (
+        "Article",
+        "AdvertiserContentArticle",
+        "NewsArticle",
+        "AnalysisNewsArticle",
+        "AskPublicNewsArticle",
+        "BackgroundNewsArticle",
+        "OpinionNewsArticle",
+        "ReportageNewsArticle",
+        "ReviewNewsArticle",
+        "Report",
+        "SatiricalArticle",
+        "ScholarlyArticle",
+        "MedicalScholarlyArticle",
+        "SocialMediaPosting",
+        "BlogPosting",
+        "LiveBlogPosting",
+        "DiscussionForumPosting",
+        "TechArticle",
+        "APIReference",
+    )
+)
