@@ -32,9 +32,10 @@ class Config:
     # Below this many characters a body is considered missing and the fallbacks run.
     min_body_chars: int = 80
     # Plain text drops <p>/<blockquote> shorter than this (characters, never bytes:
-    # a 20-character Japanese sentence is 60 bytes of UTF-8).
+    # a 20-character Japanese sentence is 60 bytes of UTF-8). A rule of the text
+    # rendering only: the selection, the HTML and the Markdown keep them.
     min_paragraph_chars: int = 20
-    # Deeper elements are flattened into their text; no stage recurses on depth.
+    # Deeper elements are read whole, as their text; no stage recurses on depth.
     max_depth: int = 512
     # Processing deadline in seconds (None: no deadline) -> ExtractTimeout.
     timeout: float | None = 30.0

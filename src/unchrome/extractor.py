@@ -192,7 +192,7 @@ class Extractor:
         markup, encoding = _decode(data, content_type, cfg.encoding)  # 3
         deadline.check("decode")
 
-        tree = parse(markup, max_depth=None)  # 4: segment guards the depth
+        tree = parse(markup)  # 4
         meta = metadata.extract_metadata(tree, url)
         kind = classify.detect_kind(meta.og_type, tree)
         base_url = _base_url(tree, url)
@@ -400,7 +400,7 @@ class Extractor:
     def _fragment(self, markup: str) -> Content:
         """Content made of every block of an HTML fragment (an embedded body), pruned
         like a page."""
-        tree = parse(markup, max_depth=None)
+        tree = parse(markup)
         prune.prune_page(tree, include_comments=True)
         seg = (
             segment.segment(

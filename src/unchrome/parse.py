@@ -1,4 +1,4 @@
-"""Parse: HTML text to a DOM, repaired as a browser would, with a depth guard.
+"""Parse: HTML text to a DOM, repaired as a browser would, with markup guards.
 
 Lexbor (through selectolax) is an HTML5-conformant parser written in C. On the WCXB
 dev pages it parses in about 1.8 ms a page on this machine, roughly 3x faster than
@@ -15,27 +15,20 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 __all__ = [
     "LexborHTMLParser",
     "LexborNode",
-    "flatten",
-    "flatten_deep_nodes",
     "guard_markup",
-    "next_after_subtree",
     "parse",
 ]
 
 
-def parse(text: str, *, max_depth: int | None, guarded: bool = False) -> LexborHTMLParser:
-    """Parse ``text`` and flatten every element nested deeper than ``max_depth``.
-
-    ``max_depth=None`` leaves the guard to the caller: the scoring walk
-    (score.tally_tree) checks depth on its way and saves this separate walk.
+def parse(text: str, *, guarded: bool = False) -> LexborHTMLParser:
+    """Parse ``text`` into a tree. No stage walks it recursively: segment reads an
+    element nested past ``Config.max_depth`` whole, and so does the HTML rendering.
     ``guarded=True`` says the caller already ran ``guard_markup`` on ``text``.
     """
     text = text if guarded else guard_markup(text)
     tree = LexborHTMLParser(text)
     if _swallowed_by_noscript(tree):
         tree = LexborHTMLParser(drop_broken_noscript_bodies(text))
-    if max_depth is not None:
-        flatten_deep_nodes(tree, max_depth)
     return tree
 
 
@@ -150,47 +143,3 @@ def cap_tag_depth(text: str, cap: int) -> str:
             last = end
     out.append(text[last:])
     return "".join(out)
-
-
-def flatten(nodes: list[LexborNode]) -> None:
-    """Replace each node by its text (lexbor's text() walks iteratively)."""
-    for deep in nodes:
-        deep.replace_with(deep.text(deep=True, separator=" "))
-
-
-def next_after_subtree(node: LexborNode | None, stack: list[LexborNode]) -> LexborNode | None:
-    """The next node of an explicit-stack pre-order walk once ``node``'s subtree is
-    done: its next sibling, or the next sibling of the nearest open ancestor."""
-    while node is not None:
-        sibling = node.next
-        if sibling is not None:
-            return sibling
-        node = stack.pop() if stack else None
-    return None
-
-
-def flatten_deep_nodes(tree: LexborHTMLParser, max_depth: int) -> int:
-    """Replace each element at depth ``max_depth`` by its text; return how many.
-
-    Hostile pages nest tens of thousands of elements. Every later stage walks the tree
-    iteratively, but the Markdown converter and callers' own code may not, so the guard
-    cuts the tree once here. The walk itself keeps an explicit stack: no recursion.
-    """
-    root = tree.root
-    if root is None:
-        return 0
-    too_deep: list[LexborNode] = []
-    stack: list[LexborNode] = []
-    node: LexborNode | None = root
-    while node is not None:
-        child = node.child
-        if child is not None:
-            if len(stack) + 1 >= max_depth:
-                too_deep.append(node)
-            else:
-                stack.append(node)
-                node = child
-                continue
-        node = next_after_subtree(node, stack)
-    flatten(too_deep)
-    return len(too_deep)
