@@ -350,21 +350,40 @@ class RenderingCheck:
 
     disagreement: float  # 1 - word F1 between text and Markdown (min_paragraph_chars=0)
     empty_links: int
-    header_only_tables: int
+    header_only_tables: int  # of page tables that have body rows
 
 
 def check_renderings(raw: bytes, url: str | None) -> RenderingCheck | None:
     """Text (every paragraph kept: ``min_paragraph_chars=0``) against the Markdown's
     words, the title heading left aside: one selection rendered twice must agree."""
     import unchrome
+    from unchrome.extractor import Trace
 
+    trace = Trace()
+    extractor = unchrome.Extractor(unchrome.Config(min_paragraph_chars=0))
     try:
-        result = unchrome.extract(raw, url=url, config=unchrome.Config(min_paragraph_chars=0))
+        result = extractor.extract(raw, url=url, trace=trace)
     except unchrome.UnchromeError:
         return None
     markdown = result.markdown
     f1, _, _ = score_text(markdown_words(markdown_body(markdown, result.text)), result.text)
-    return RenderingCheck(1.0 - f1, empty_links(markdown), header_only_tables(markdown))
+    # A table of one row in the page has no body rows: the converter makes its row the
+    # header, and that is no loss. Only the others count.
+    single_rows = _kept_single_row_tables(trace)
+    headers_only = max(0, header_only_tables(markdown) - single_rows)
+    return RenderingCheck(1.0 - f1, empty_links(markdown), headers_only)
+
+
+def _kept_single_row_tables(trace: Any) -> int:
+    """Data tables of the selection that have a single row in the page."""
+    content = trace.content
+    if content is None:
+        return 0
+    rows: dict[int, list[bool]] = {}
+    for block, keep in zip(content.seg.blocks, content.keep.tolist(), strict=True):
+        if block.kind == "table" and block.nodes and block.nodes[0].tag == "tr":
+            rows.setdefault(block.owner, []).append(keep)
+    return sum(len(kept) == 1 and kept[0] for kept in rows.values())
 
 
 def markdown_body(markdown: str, text: str) -> str:

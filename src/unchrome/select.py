@@ -335,7 +335,7 @@ def settle(
             heading = title_block(seg, keep, title)
             if heading >= 0:
                 keep[heading] = False
-    drop_lone_table_headers(seg.blocks, keep)
+    settle_table_headers(seg.blocks, keep)
     repeats = drop_repeats(seg.blocks, keep)
     text = seg.blocks[heading].text if heading >= 0 else None
     return Content(seg, keep, text, tuple(region), repeats)
@@ -379,17 +379,23 @@ def settle_short(seg: Segmentation, keep: np.ndarray, exclude: int = 0) -> None:
         )
 
 
-def drop_lone_table_headers(blocks: Sequence[Block], keep: np.ndarray) -> None:
-    """A data table whose only kept row is its first, while it has more, keeps nothing:
-    a header row without the rows it heads says nothing (and renders as a Markdown
-    table of a header alone)."""
+def settle_table_headers(blocks: Sequence[Block], keep: np.ndarray) -> None:
+    """A data table's first row heads the others: a table whose only kept row is its
+    first keeps nothing (a header without rows says nothing), and one that keeps rows
+    keeps its first as well (in Markdown the first row is the header; without it a
+    kept row would become one, over no rows)."""
     rows: dict[int, list[int]] = {}
     for index, block in enumerate(blocks):
         if block.flags & FLAG_ROW and block.nodes and block.nodes[0].tag == "tr":
             rows.setdefault(block.owner, []).append(index)
     for indices in rows.values():
-        if len(indices) > 1 and keep[indices[0]] and not keep[indices[1:]].any():
-            keep[indices[0]] = False
+        if len(indices) < 2:
+            continue
+        first, rest = indices[0], indices[1:]
+        if not keep[rest].any():
+            keep[first] = False
+        else:
+            keep[first] = True
 
 
 def drop_repeats(blocks: Sequence[Block], keep: np.ndarray) -> np.ndarray:
