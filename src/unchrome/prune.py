@@ -484,35 +484,9 @@ def prune_page(
         _named_noise(body.css("[class], [id]"), include_comments, widget_max_chars, comments)
     )
     comment_ids = frozenset(node.mem_id for node in comments)
-    removed += _decompose_all([a for a in body.css('a[href*="#"]') if _is_permalink(a)])
     if should_remove is not None:
         removed += _decompose_all([n for n in body.traverse() if should_remove(n)])
     return Pruned(removed, comment_ids)
-
-
-# The text of a heading's permalink: nothing (an icon), or a sign standing for "link".
-_PERMALINK_TEXT = re.compile(r"^[\s#¶§🔗\uf0c1]*$")
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-# How far up from the link its heading may be (a span or two of an icon wrapper).
-PERMALINK_MAX_LEVELS = 3
-
-
-def _is_permalink(link: LexborNode) -> bool:
-    """A heading's permalink anchor (documentation generators, wikis, blogs): a link to
-    a fragment, inside a heading, whose text is empty or a sign. It is no word of the
-    heading, and in Markdown it would be an empty link, ``## [](…#x)Title``. (Found by
-    one selector, a[href*="#"]: lexbor walks the tree once per selector of a list, and
-    "h1 a, ..., h6 a" cost six walks.)"""
-    if not _PERMALINK_TEXT.match(link.text(deep=True)):
-        return False
-    parent = link.parent
-    for _ in range(PERMALINK_MAX_LEVELS):
-        if parent is None:
-            return False
-        if parent.tag in _HEADINGS:
-            return True
-        parent = parent.parent
-    return False
 
 
 def _decompose_all(nodes: list[LexborNode]) -> int:

@@ -423,7 +423,7 @@ def segment(
                 buf.append(node.text(deep=True, separator=" "))
                 buf_nodes.append(node)
                 sticky |= mark
-            elif child is None:
+            elif child is None or (tag == "a" and kind in HEADINGS and _is_permalink(node)):
                 pass
             elif not is_block and child.tag_id == _TEXT_TAG_ID and child.next is None:
                 # An inline element around one text node (a link, <b>, <span>): what the
@@ -484,6 +484,23 @@ def segment(
     if buf:
         flush()
     return seg
+
+
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# The text of a heading's permalink: a sign standing for "link" (an icon-only one holds
+# no text, and the HTML rendering drops it as an empty link).
+_PERMALINK_TEXT = re.compile(r"^[\s#¶§🔗\uf0c1]*$")
+
+
+def _is_permalink(link: LexborNode) -> bool:
+    """A heading's permalink anchor (documentation generators, wikis, blogs): a link to
+    a fragment whose text is a sign. It is no word of the heading, and its text is
+    read as none: in Markdown it would be ``## Title[¶](…#x)``. Tested here, on the
+    links inside headings only, rather than in prune, where finding them took one more
+    walk of the whole tree (0.17 ms at the median WCXB dev page)."""
+    return bool(_PERMALINK_TEXT.match(link.text(deep=True))) and "#" in (
+        link.attrs.get("href") or ""
+    )
 
 
 # What segment() does with an element, by its tag.
