@@ -12,6 +12,7 @@ from unchrome.classify import (
     detect_kind,
 )
 from unchrome.errors import BlockedBySite, PageNotFound
+from unchrome.metadata import extract_metadata
 
 # ------------------------------------------------------------------ bot-wall fixtures
 
@@ -369,18 +370,23 @@ def _tree(html: str) -> LexborHTMLParser:
     return LexborHTMLParser(html)
 
 
+def _kind(og_type: str | None, html: str) -> str:
+    tree = _tree(html)
+    return detect_kind(og_type, tree, extract_metadata(tree).ld_type_names)
+
+
 def test_mastodon_status_is_social() -> None:
-    assert detect_kind("article", _tree(MASTODON_STATUS)) == "social"
+    assert _kind("article", MASTODON_STATUS) == "social"
 
 
 def test_news_article_is_article() -> None:
-    assert detect_kind("article", _tree(NEWS_ARTICLE)) == "article"
+    assert _kind("article", NEWS_ARTICLE) == "article"
 
 
 def test_blog_with_activitypub_plugin_stays_article() -> None:
-    assert detect_kind("article", _tree(BLOG_WITH_ACTIVITYPUB)) == "article"
+    assert _kind("article", BLOG_WITH_ACTIVITYPUB) == "article"
     # The same page without og:type=article has only the ActivityPub shape left.
-    assert detect_kind(None, _tree(BLOG_WITH_ACTIVITYPUB)) == "social"
+    assert _kind(None, BLOG_WITH_ACTIVITYPUB) == "social"
 
 
 @pytest.mark.parametrize(
@@ -421,7 +427,7 @@ def test_blog_with_activitypub_plugin_stays_article() -> None:
 )
 def test_detect_kind_shapes(og_type: str | None, head: str, expected: str) -> None:
     html = f"<html><head><title>t</title>{head}</head><body><p>Short post.</p></body></html>"
-    assert detect_kind(og_type, _tree(html)) == expected
+    assert _kind(og_type, html) == expected
 
 
 def test_oembed_on_long_page_is_article() -> None:
@@ -430,4 +436,4 @@ def test_oembed_on_long_page_is_article() -> None:
         '<html><head><link rel="alternate" type="application/json+oembed" href="/o">'
         f"</head><body>{body}</body></html>"
     )
-    assert detect_kind("video.other", _tree(html)) == "article"
+    assert _kind("video.other", html) == "article"

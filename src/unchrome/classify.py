@@ -632,10 +632,6 @@ def classify_block(title: str | None, text: str) -> None:
 
 Kind = Literal["article", "social"]
 
-# JSON-LD "@type": a single string or a list of strings. Matched with a regex rather
-# than json.loads because sites ship broken JSON-LD and only the type names matter.
-_LD_TYPE_RE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
-_LD_NAME_RE = re.compile(r'"([^"]+)"')
 # twitter:card is normally summary/summary_large_image/player/app; a few platforms
 # put the post kind there instead.
 _SOCIAL_TWITTER_CARDS = frozenset({"tweet", "status", "post", "toot"})
@@ -644,15 +640,7 @@ _SOCIAL_TWITTER_CARDS = frozenset({"tweet", "status", "post", "toot"})
 _OEMBED_SHORT_CHARS = 3_000
 
 
-def _ld_types(tree: LexborHTMLParser) -> set[str]:
-    types: set[str] = set()
-    for node in tree.css('script[type="application/ld+json"]'):
-        for value in _LD_TYPE_RE.findall(node.text() or ""):
-            types.update(name.lower() for name in _LD_NAME_RE.findall(value))
-    return types
-
-
-def detect_kind(og_type: str | None, tree: LexborHTMLParser) -> Kind:
+def detect_kind(og_type: str | None, tree: LexborHTMLParser, ld: frozenset[str]) -> Kind:
     """Return "social" when the page is shaped like a social post, else "article".
 
     Signals, strongest first:
@@ -669,7 +657,7 @@ def detect_kind(og_type: str | None, tree: LexborHTMLParser) -> Kind:
     """
     og = (og_type or "").strip().lower()
 
-    ld = _ld_types(tree)
+    # ld: the page's JSON-LD @type names, lower-cased (metadata.Metadata.ld_type_names).
     if "discussionforumposting" in ld:
         return "article"
     if "socialmediaposting" in ld:

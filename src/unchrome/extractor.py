@@ -194,7 +194,7 @@ class Extractor:
 
         tree = parse(markup)  # 4
         meta = metadata.extract_metadata(tree, url)
-        kind = classify.detect_kind(meta.og_type, tree)
+        kind = classify.detect_kind(meta.og_type, tree, meta.ld_type_names)
         base_url = _base_url(tree, url)
         embedded = fallbacks.sources(tree)
         deadline.check("parse")

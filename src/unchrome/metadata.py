@@ -45,6 +45,9 @@ class Metadata:
     canonical_url: str | None = None
     og_type: str | None = None  # raw og:type, used later to recognise social posts
     json_ld: list[dict[str, Any]] = field(default_factory=list)  # flattened @graph
+    # Every JSON-LD "@type" name, casefolded, read even from JSON that does not parse
+    # (classify.detect_kind): sites ship broken JSON-LD, and only the names matter.
+    ld_type_names: frozenset[str] = frozenset()
 
 
 # --------------------------------------------------------------------------- text helpers
@@ -225,13 +228,22 @@ def _flatten_ld(data: Any, out: list[dict[str, Any]], depth: int = 0) -> None:
                 _flatten_ld(main, out, depth + 1)
 
 
-def _read_json_ld(nodes: Iterable[LexborNode]) -> list[dict[str, Any]]:
+# "@type": a string or a list of strings, matched without parsing the JSON.
+_LD_TYPE_RE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
+_LD_NAME_RE = re.compile(r'"([^"]+)"')
+
+
+def _read_json_ld(nodes: Iterable[LexborNode]) -> tuple[list[dict[str, Any]], frozenset[str]]:
+    """The JSON-LD objects (flattened @graph) and every @type name of the scripts."""
     objects: list[dict[str, Any]] = []
+    names: set[str] = set()
     for node in nodes:
         text = node.text()
         if text and text.strip():
             _flatten_ld(_parse_json_lenient(text), objects)
-    return objects
+            for value in _LD_TYPE_RE.findall(text):
+                names.update(name.lower() for name in _LD_NAME_RE.findall(value))
+    return objects, frozenset(names)
 
 
 def ld_types(obj: dict[str, Any]) -> list[str]:
@@ -870,7 +882,7 @@ def _extract(tree: LexborHTMLParser, url: str | None) -> Metadata:
         by_tag.setdefault(tag, []).append(node)
     metas = _read_meta(by_tag.get("meta", ()))
     links = _read_links(by_tag.get("link", ()))
-    objects = _read_json_ld(by_tag.get("script", ()))
+    objects, ld_type_names = _read_json_ld(by_tag.get("script", ()))
     ld = _LD(objects)
     bases = by_tag.get("base")
     resolve = _Resolver(bases[0] if bases else None, url)
@@ -909,4 +921,5 @@ def _extract(tree: LexborHTMLParser, url: str | None) -> Metadata:
         canonical_url=canonical,
         og_type=metas.get("og:type"),
         json_ld=objects,
+        ld_type_names=ld_type_names,
     )
