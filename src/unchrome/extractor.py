@@ -363,6 +363,7 @@ class Extractor:
             None,
             title,
             view=index,
+            shown=view,
             view_keep=view_keep,
             in_root=sel.in_root,
             exclude=exclude,

@@ -302,6 +302,7 @@ def settle(
     title: str | None,
     *,
     view: Sequence[int] | None = None,
+    shown: Segmentation | None = None,
     view_keep: np.ndarray | None = None,
     in_root: np.ndarray | None = None,
     exclude: int = 0,
@@ -310,14 +311,14 @@ def settle(
     """The final Content from a choice over blocks.
 
     ``keep`` is per block of ``seg``. When the choice was made over a view (the blocks
-    the density score and the model see, ``seg.view``), pass ``view`` (its indices in
-    ``seg``), ``view_keep`` and the density ``in_root`` instead: the short paragraphs
-    the view left out then follow their neighbours (settle_short), and an <h1> the model
-    dropped ahead of the story is still the Markdown's headline (dropped_heading).
+    the density score and the model see, ``seg.view``), pass ``shown`` (that view),
+    ``view`` (its indices in ``seg``), ``view_keep`` and the density ``in_root``
+    instead: the short paragraphs the view left out then follow their neighbours
+    (settle_short), and an <h1> the model dropped ahead of the story is still the
+    Markdown's headline (dropped_heading).
     """
     heading = -1
-    if view is not None and view_keep is not None and in_root is not None:
-        shown, _ = seg.view(FLAG_SHORT | exclude)
+    if view is not None and shown is not None and view_keep is not None and in_root is not None:
         heading = title_block(shown, in_root, title) if title else -1
         if heading >= 0:
             view_keep[heading] = False
@@ -347,29 +348,22 @@ def settle_short(seg: Segmentation, keep: np.ndarray, exclude: int = 0) -> None:
     block beside it sits in the same container (a story's closing "Thanks for
     reading." stays, a lone "Advertisement" between two dropped widgets does not)."""
     blocks = seg.blocks
-    n = len(blocks)
-    seen = [not b.flags & (FLAG_SHORT | exclude) for b in blocks]
+    unseen = FLAG_SHORT | exclude
     short = [i for i, b in enumerate(blocks) if b.flags & FLAG_SHORT and not b.flags & exclude]
     if not short:
         return
-    before = [-1] * n
-    last = -1
-    for i in range(n):
-        before[i] = last
-        if seen[i]:
-            last = i
-    after = [-1] * n
-    last = -1
-    for i in range(n - 1, -1, -1):
-        after[i] = last
-        if seen[i]:
-            last = i
     kept = keep.tolist()
-
+    n = len(blocks)
     for i in short:
-        p, q = before[i], after[i]
+        # The nearest blocks on each side that the selection saw.
+        p = i - 1
+        while p >= 0 and blocks[p].flags & unseen:
+            p -= 1
+        q = i + 1
+        while q < n and blocks[q].flags & unseen:
+            q += 1
         kept_p = p >= 0 and kept[p]
-        kept_q = q >= 0 and kept[q]
+        kept_q = q < n and kept[q]
         path = blocks[i].path
         # The element holding the paragraph: the kept neighbour must lie inside it.
         container = path[-2] if len(path) >= 2 else -1
