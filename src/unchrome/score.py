@@ -40,7 +40,7 @@ class Aggregate:
     plus the block-to-ancestor incidence they were summed over.
 
     The counts come from the same blocks for numerator and denominator, so a share can
-    never exceed 1, as in the tally walk.
+    never exceed 1.
     """
 
     chars: np.ndarray
