@@ -396,3 +396,50 @@ def test_tiny_timeout_on_a_big_page_raises_extract_timeout():
     assert time.perf_counter() - started < 10
     # The same page with the default deadline is fine.
     assert STORY[0] in unchrome.extract(big).text
+
+
+# ------------------------------------------------------------ deeply nested JSON
+
+_DEEP_JSON = "[" * 100_000 + "]" * 100_000
+_SHORT_PAGE = "<p>The ferry to the island runs again from Monday morning.</p>"
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        pytest.param(
+            f"<html><head><title>Ferry</title></head><body>{_SHORT_PAGE}"
+            f'<script id="__NEXT_DATA__" type="application/json">{_DEEP_JSON}</script>'
+            "</body></html>",
+            id="next-data",
+        ),
+        pytest.param(
+            '<html><head><title>Ferry</title><script id="fusion-metadata">'
+            f"Fusion.globalContent={_DEEP_JSON};</script></head><body>{_SHORT_PAGE}"
+            "</body></html>",
+            id="arc-xp",
+        ),
+        pytest.param(
+            f"<html><head><title>Ferry</title></head><body>{_SHORT_PAGE}"
+            f"<div class='hidden' id='data-preloaded' data-preloaded='{_DEEP_JSON}'></div>"
+            "</body></html>",
+            id="discourse",
+        ),
+        pytest.param(
+            '<html><head><title>Ferry</title><script type="application/ld+json">'
+            f"{_DEEP_JSON}</script></head><body>{_SHORT_PAGE}</body></html>",
+            id="json-ld",
+        ),
+    ],
+)
+def test_deeply_nested_embedded_json_is_skipped(page):
+    # Each payload is read on a thin page (the fallbacks look for a body in it): one
+    # nested past the JSON parser's stack is skipped like a malformed one.
+    result = unchrome.extract(page)
+    assert result.title == "Ferry"
+    assert "The ferry to the island runs again" in result.text
+
+
+def test_deeply_nested_json_input_is_unsupported():
+    with pytest.raises(UnsupportedContent):
+        unchrome.extract(_DEEP_JSON)

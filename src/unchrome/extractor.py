@@ -526,6 +526,9 @@ def _discussion_url(url: str | None) -> bool:
 def _is_json(text: str) -> bool:
     try:
         json.loads(text)
+    except RecursionError:
+        # Arrays or objects nested past the parser's stack: JSON, not a page.
+        return True
     except ValueError:
         return False
     return True

@@ -20,6 +20,10 @@ from .parse import LexborHTMLParser
 
 _FUSION = re.compile(r"Fusion\.globalContent\s*=\s*")
 _JSON = json.JSONDecoder()
+# What reading an embedded payload may raise: malformed JSON, or JSON nested past the
+# parser's stack (100,000 "[" raise RecursionError). Either way the payload is skipped
+# and extraction goes on.
+_UNREADABLE = (ValueError, RecursionError)
 # Keys under which Next.js props and other app states usually keep a story body.
 _BODY_KEYS = frozenset(
     {"articlebody", "body", "content", "bodyhtml", "contenthtml", "html", "text", "story",
@@ -39,7 +43,7 @@ def arc_xp_body(scripts: list[str]) -> str | None:
             continue
         try:
             content, _ = _JSON.raw_decode(script, match.end())
-        except ValueError:
+        except _UNREADABLE:
             continue
         if not isinstance(content, dict):
             continue
@@ -109,7 +113,7 @@ def next_data_body(script: str | None) -> str | None:
         return None
     try:
         data = json.loads(script)
-    except ValueError:
+    except _UNREADABLE:
         return None
     best = ""
     # Iterative walk: app state can be deep, and recursion would be a crash vector.
@@ -150,7 +154,7 @@ def discourse_body(preloaded: str | None) -> str | None:
         return None
     try:
         store = json.loads(preloaded)
-    except ValueError:
+    except _UNREADABLE:
         return None
     if not isinstance(store, dict):
         return None
@@ -159,7 +163,7 @@ def discourse_body(preloaded: str | None) -> str | None:
             continue
         try:
             topic = json.loads(value)
-        except ValueError:
+        except _UNREADABLE:
             continue
         posts = (topic.get("post_stream") or {}).get("posts") if isinstance(topic, dict) else None
         if not isinstance(posts, list):
