@@ -112,6 +112,15 @@ def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert info.value.code == 2
 
 
+def test_invalid_css_selector_is_a_usage_error_naming_it(
+    article: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main([str(article), "--target-selector", "div[[["])
+    assert info.value.code == 2
+    assert "'div[[[' is not a valid CSS selector" in capsys.readouterr().err
+
+
 def test_every_named_error_has_its_own_exit_code() -> None:
     codes = {cls.code: EXIT_CODES.get(cls.code) for cls in ALL_ERRORS}
     assert all(v is not None and v not in (0, 1, 2) for v in codes.values()), codes

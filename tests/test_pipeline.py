@@ -328,6 +328,15 @@ def test_include_selector_picks_exactly_that_part():
     assert STORY[0] not in result.text
 
 
+@pytest.mark.parametrize("field", ["include_selector", "exclude_selector"])
+@pytest.mark.parametrize("selector", ["div[[[", "p:nth-child(", ">"])
+def test_an_invalid_css_selector_is_invalid_input(field, selector):
+    with pytest.raises(InvalidInput) as info:
+        Config(**{field: selector})
+    assert info.value.code == "INVALID_INPUT"
+    assert repr(selector) in str(info.value)
+
+
 def test_exclude_selector_removes_matches():
     html = page(f'<article>{story_html()}<p class="extra-note">{SIDE}</p></article>')
     assert SIDE in unchrome.extract(html).text

@@ -201,6 +201,18 @@ def test_read_bad_request_bodies(service: str) -> None:
                  400, "INVALID_INPUT", False)  # fmt: skip
 
 
+def test_invalid_css_selectors_are_the_callers_mistake(service: str) -> None:
+    # The header on /r/ and the JSON fields: 400 INVALID_INPUT, never a 500.
+    for header in ("X-Target-Selector", "X-Remove-Selector"):
+        resp = httpx.get(service + "/r/https://example.com/", headers={**AUTH, header: "div[[["})
+        assert_error(resp, 400, "INVALID_INPUT", False)
+    for field in ("target_selector", "remove_selector"):
+        body = {"html": ARTICLE.decode(), field: "div[[["}
+        assert_error(post(service, "/v1/extract", json=body), 400, "INVALID_INPUT", False)
+        read = {"url": "https://example.com/", field: "p:nth-child("}
+        assert_error(post(service, "/v1/read", json=read), 400, "INVALID_INPUT", False)
+
+
 def test_auth_is_required_on_work_endpoints(service: str) -> None:
     for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": KEY}):
         resp = post(service, "/v1/extract", content=ARTICLE, headers=headers)

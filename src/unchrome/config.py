@@ -82,6 +82,8 @@ class Config:
             value = getattr(self, name)
             if value is not None and (not isinstance(value, str) or not value.strip()):
                 raise InvalidInput(f"Config.{name} must be a non-empty CSS selector string")
+            if value is not None and not _valid_selector(value):
+                raise InvalidInput(f"Config.{name}: {value!r} is not a valid CSS selector")
         if self.scorer is not None and not isinstance(self.scorer, Scorer):
             raise InvalidInput("Config.scorer must provide score(node) and should_remove(node)")
 
@@ -95,3 +97,15 @@ class Config:
 
 
 DEFAULT_CONFIG = Config()
+
+
+def _valid_selector(selector: str) -> bool:
+    """Whether lexbor compiles ``selector``: asked of an empty document, so a caller's
+    typo is an INVALID_INPUT when the Config is made, not an error mid-extraction."""
+    from selectolax.lexbor import LexborHTMLParser, SelectolaxError
+
+    try:
+        LexborHTMLParser("").css(selector)
+    except SelectolaxError:
+        return False
+    return True
