@@ -213,6 +213,26 @@ def test_invalid_css_selectors_are_the_callers_mistake(service: str) -> None:
         assert_error(post(service, "/v1/read", json=read), 400, "INVALID_INPUT", False)
 
 
+@pytest.mark.parametrize(
+    "url",
+    ["https://example.com/a\r\nSet-Cookie: x=1", "javascript:alert(1)", "data:text/html,hi",
+     "example.com/no-scheme", "ftp://example.com/"],
+)  # fmt: skip
+def test_extract_base_url_must_be_http(service: str, url: str) -> None:
+    # The result echoes the base URL: only an absolute http(s) URL is taken.
+    raw = post(service, "/v1/extract", content=ARTICLE, params={"url": url},
+               headers={**AUTH, "Content-Type": "text/html"})  # fmt: skip
+    assert_error(raw, 400, "INVALID_URL", False)
+    js = post(service, "/v1/extract", json={"html": ARTICLE.decode(), "url": url})
+    assert_error(js, 400, "INVALID_URL", False)
+
+
+def test_reader_target_with_an_encoded_line_break_is_an_invalid_url(service: str) -> None:
+    for target in ("https://example.com/%0D%0AX-Injected:%201", "https://example.com/%0A"):
+        resp = httpx.get(service + "/r/" + target, headers=AUTH)
+        assert_error(resp, 400, "INVALID_URL", False)
+
+
 def test_auth_is_required_on_work_endpoints(service: str) -> None:
     for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": KEY}):
         resp = post(service, "/v1/extract", content=ARTICLE, headers=headers)

@@ -35,9 +35,10 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .config import Config
-from .errors import InvalidInput, UnchromeError
+from .errors import InvalidInput, InvalidURL, UnchromeError
 from .fetch import DEFAULT_FETCH_CONFIG, FetchConfig, aread
 from .result import Result
+from .urls import is_web_url
 
 MiB = 1024 * 1024
 Format = Literal["markdown", "text", "html"]
@@ -412,8 +413,11 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
                 request.headers.get("x-target-selector"),
                 request.headers.get("x-remove-selector"),
             )
-        # Nothing is fetched: ``url`` is only the base for relative links.
-        result = await anyio.to_thread.run_sync(_extract_sync, html, url, ctype, config)
+        # Nothing is fetched: ``url`` is only the base for relative links, and the
+        # result echoes it.
+        if url is not None and url != "" and not is_web_url(url):
+            raise InvalidURL("url must be an absolute http(s) URL")
+        result = await anyio.to_thread.run_sync(_extract_sync, html, url or None, ctype, config)
         return JSONResponse(payload(result, format))
 
     @app.get("/r/{target:path}", response_class=PlainTextResponse)
@@ -472,6 +476,10 @@ def _error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 404 and request.url.path.startswith("/r/"):
+            # The reader's route takes any path but one holding a line break: such a
+            # target is no URL, and the caller's mistake.
+            return error_response(InvalidURL("the target URL holds a control character"))
         code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
         return _plain_error(code, str(exc.detail), exc.status_code)
 

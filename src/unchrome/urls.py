@@ -45,3 +45,15 @@ def host(url: str | None) -> str:
         return urlsplit(url).hostname or ""
     except ValueError:
         return ""
+
+
+def is_web_url(url: str) -> bool:
+    """Whether ``url`` is an absolute http(s) URL with a host and no control characters
+    (a CR/LF would split a header or a log line wherever the URL is echoed)."""
+    if not url or any(ord(c) < 32 or ord(c) == 127 for c in url):
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
