@@ -198,7 +198,10 @@ def _worker_main(
             return
         if page is None:
             return
-        row = handle(page)
+        try:
+            row = handle(page)
+        except Exception as exc:  # a handler's bug costs its row, not the worker
+            row = failed_row(page, UnchromeError.code, f"{type(exc).__name__}: {exc}")
         rss = rss_bytes(pid)
         # Past the cap after a page: the page is done, so retire cleanly (and say so, so
         # that the pool hands the next page to a fresh worker, not to one that is leaving).
