@@ -114,12 +114,13 @@ def main(argv: Sequence[str]) -> int:
             if opts.engine == "ray":
                 from .ray import run_rows
 
-                statuses, skipped = _drain(
-                    run_rows(warcs, config=config, fmt=opts.format, address=opts.address),
-                    sink,
-                    show_progress=_progress_wanted(opts),
+                rows = run_rows(
+                    warcs, config=config, fmt=opts.format, address=opts.address, jobs=opts.jobs
                 )
-                pool_note = ""
+                statuses = _drain(rows, sink, show_progress=_progress_wanted(opts))
+                # Ray's read tasks run elsewhere and do not report what they skipped.
+                skipped: Counter[str] = Counter()
+                pool_note = "engine: ray (records skipped by the readers are not counted)"
             else:
                 statuses, skipped, pool_note = _run_local(opts, config, sink)
     except UnchromeError as exc:
@@ -153,7 +154,7 @@ def _run_local(
         memory_limit=opts.max_memory << 20 if opts.max_memory else None,
     )
     with pool:
-        statuses, _ = _drain(
+        statuses = _drain(
             pool.map(_pages(opts.inputs, reader)), sink, show_progress=_progress_wanted(opts)
         )
     s = pool.stats
@@ -166,28 +167,19 @@ def _run_local(
     return statuses, reader.skipped, note
 
 
-def _drain(
-    rows: Iterator[Row] | Iterator[tuple[Row, Counter[str]]],
-    sink: Any,
-    *,
-    show_progress: bool,
-) -> tuple[Counter[str], Counter[str]]:
+def _drain(rows: Iterator[Row], sink: Any, *, show_progress: bool) -> Counter[str]:
     from tqdm import tqdm
 
     statuses: Counter[str] = Counter()
-    skipped: Counter[str] = Counter()
     with tqdm(unit=" rec", disable=not show_progress, file=sys.stderr) as bar:
-        for item in rows:
-            row = item
-            if isinstance(item, tuple):  # the Ray path also reports what it skipped
-                row, skipped = item
+        for row in rows:
             sink.write(row)
             statuses[row["status"]] += 1
             bar.update()
             if bar.n % 50 == 0:
                 failed = bar.n - statuses[OK]
                 bar.set_postfix(ok=statuses[OK], failed=failed, refresh=False)
-    return statuses, skipped
+    return statuses
 
 
 def _summary(statuses: Counter[str], skipped: Counter[str], seconds: float, note: str) -> None:
