@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 ray = pytest.importorskip("ray")
+# Ray Data warns about its own deprecated settings when it reads its context: not ours.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data.context")
 pytest.importorskip("ray.data")
 
 import unchrome.ray as unchrome_ray  # noqa: E402

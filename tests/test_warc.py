@@ -225,3 +225,12 @@ def test_html_files_and_directories(tmp_path: Path) -> None:
     assert [Path(p.source).name for p in pages] == ["a.html", "b.html.gz", "broken.html.gz"]
     assert pages[1].payload == article("B")
     assert pages[2].error_code == "FILE_ACCESS"
+
+
+def test_a_url_is_read_through_fsspec(tmp_path: Path) -> None:
+    pytest.importorskip("fsspec")
+    path = write_warc(tmp_path / "remote.warc.gz", [Rec("https://a.example/1", article("One"))])
+    pages, _ = read(path.as_uri())  # file:///...: the same code path as s3:// or gs://
+    assert [p.url for p in pages] == ["https://a.example/1"]
+    with pytest.raises(FileAccessError):
+        read("nosuchscheme://bucket/a.warc.gz")

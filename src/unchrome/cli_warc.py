@@ -26,7 +26,7 @@ from .batch import CONTENT_FORMATS, DEADLINE_GRACE, OK, ExtractionPool, Row, Unc
 from .config import Config
 from .errors import FileAccessError, InvalidInput, UnchromeError
 from .sink import SINK_FORMATS, open_sink, sink_format
-from .warc import Page, WarcReader, is_warc_path, read_html_files
+from .warc import Page, WarcReader, is_url, is_warc_path, read_html_files
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT = 0, 2, 3
 
@@ -101,7 +101,7 @@ def main(argv: Sequence[str]) -> int:
             raise InvalidInput("Parquet cannot be written to standard output: give --out FILE")
     except InvalidInput as exc:
         p.error(str(exc))
-    missing = [path for path in opts.inputs if not Path(path).exists()]
+    missing = [path for path in opts.inputs if not is_url(path) and not Path(path).exists()]
     if missing:
         print(f"unchrome warc: no such file: {', '.join(missing)}", file=sys.stderr)
         return EXIT_INPUT
@@ -137,7 +137,7 @@ def _progress_wanted(opts: argparse.Namespace) -> bool:
 def _pages(inputs: Sequence[str], reader: WarcReader) -> Iterator[Page]:
     for path in inputs:
         if is_warc_path(path):
-            yield from reader.read_file(Path(path))
+            yield from reader.read_file(path)
         else:
             yield from read_html_files([path])
 

@@ -41,7 +41,7 @@ from .batch import (
 from .config import Config
 from .errors import InvalidInput
 from .sink import rows_to_table
-from .warc import Page, WarcReader
+from .warc import Page, WarcReader, is_url
 
 #: The columns of a dataset of pages (what ``read_warc`` gives and ``extract`` reads).
 PAGE_SCHEMA = pa.schema(
@@ -128,8 +128,13 @@ class WarcDatasource(Datasource):
 
 def _size(path: str) -> int | None:
     try:
+        if is_url(path):
+            import fsspec
+
+            fs, inner = fsspec.core.url_to_fs(path)
+            return int(fs.size(inner))
         return Path(path).stat().st_size
-    except OSError:
+    except (OSError, ValueError, ImportError):
         return None
 
 

@@ -86,7 +86,7 @@ class WarcReader:
     """
 
     def __init__(self, paths: Iterable[str | Path], *, max_payload_bytes: int = 4 << 20) -> None:
-        self.paths = [Path(p) for p in paths]
+        self.paths = [str(p) for p in paths]
         self.max_payload_bytes = max_payload_bytes
         self.skipped: Counter[str] = Counter()
 
@@ -94,12 +94,9 @@ class WarcReader:
         for path in self.paths:
             yield from self.read_file(path)
 
-    def read_file(self, path: Path) -> Iterator[Page]:
-        try:
-            handle = path.open("rb")
-        except OSError as exc:
-            raise FileAccessError(f"cannot read {path}: {exc.strerror}") from None
-        with handle:
+    def read_file(self, path: str | Path) -> Iterator[Page]:
+        """The pages of one file: a local path, or a URL (``s3://...``) through fsspec."""
+        with open_input(path) as handle:
             yield from self._read_stream(handle, str(path))
 
     def _read_stream(self, handle: BinaryIO, source: str) -> Iterator[Page]:
@@ -210,6 +207,29 @@ class WarcReader:
                 f"truncated record: {len(payload)} of {expected} payload bytes",
             )
         return Page(payload, source, url, content_type, record_id, date, offset, status)
+
+
+def is_url(path: str | Path) -> bool:
+    return "://" in str(path)
+
+
+def open_input(path: str | Path) -> BinaryIO:
+    """A seekable binary file: local, or remote through fsspec (``s3://``, ``gs://``...)."""
+    try:
+        if not is_url(path):
+            return Path(path).open("rb")
+        try:
+            import fsspec
+        except ImportError:
+            raise FileAccessError(
+                f"reading {path} needs fsspec (and its driver for the scheme): pip install fsspec"
+            ) from None
+        handle: BinaryIO = fsspec.open(str(path), "rb").open()
+        return handle
+    except OSError as exc:
+        raise FileAccessError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # fsspec: an unknown protocol
+        raise FileAccessError(f"cannot read {path}: {exc}") from None
 
 
 def _decoded(record: object) -> bool:
