@@ -171,7 +171,7 @@ def pack_hostile(
     deep = b"<html><body>" + b"<div>" * 100_000 + b"deep text" + b"</div>" * 100_000
     one_word = b"<html><body><p>" + b"x" * (4 << 20) + b"</p></body></html>"
     binary = bytes(rng.getrandbits(8) for _ in range(200_000))
-    hostile = [("deep nesting (100,000)", deep), ("4 MiB of one word", one_word)]
+    hostile = [("deep nesting (100,000)", deep, "deep"), ("4 MiB of one word", one_word, "word")]
     members: list[bytes] = []
     labels: list[str] = []
 
@@ -187,10 +187,10 @@ def pack_hostile(
         labels.append(label)
 
     goods = iter(good)
-    for label, html in hostile:
+    for label, html, slug in hostile:
         url, page = next(goods)
         add("good", url, page)
-        add(label, "https://hostile.example/" + label.split()[0], html)
+        add(label, "https://hostile.example/" + slug, html)
     url, page = next(goods)
     add("good", url, page)
     add("truncated gzip member", "https://hostile.example/truncated", good[-1][1])
