@@ -4,6 +4,7 @@
     python tools/bench_warc.py throughput      # pages/s, jobs 1 and 2, unchrome vs trafilatura
     python tools/bench_warc.py memory          # RSS per worker and its growth over 10,000 records
     python tools/bench_warc.py hostile         # a WARC of hostile records through the pool
+    python tools/bench_warc.py ray             # the Ray path's rows against the local pool's
     python tools/bench_warc.py all --markdown  # everything, with the README table
 
 The pages are read in place from ``../shared/data/wcxb`` (never copied into the
@@ -367,6 +368,30 @@ def hostile() -> dict[str, Any]:
     }
 
 
+def ray_equality() -> dict[str, Any]:
+    """The dev WARC through the local pool and through a local Ray: the same rows?"""
+    from unchrome.batch import extract_pages
+    from unchrome.ray import run_rows
+
+    if not DEV_WARC.exists():
+        pack()
+    started = time.perf_counter()
+    local = list(extract_pages(WarcReader([DEV_WARC]), jobs=2))
+    local_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    on_ray = list(run_rows([DEV_WARC], jobs=2))
+    ray_seconds = time.perf_counter() - started
+    differ = [i for i, (a, b) in enumerate(zip(local, on_ray, strict=False)) if a != b]
+    return {
+        "rows_local": len(local),
+        "rows_ray": len(on_ray),
+        "rows_differing": len(differ) + abs(len(local) - len(on_ray)),
+        "first_differing": differ[:5],
+        "seconds_local": round(local_seconds, 1),
+        "seconds_ray_with_startup": round(ray_seconds, 1),
+    }
+
+
 def markdown_table(runs: list[Run]) -> str:
     by = {(r.system, r.jobs): r for r in runs}
     lines = [
@@ -392,7 +417,7 @@ def markdown_table(runs: list[Run]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("what", choices=("pack", "throughput", "memory", "hostile", "all"))
+    p.add_argument("what", choices=("pack", "throughput", "memory", "hostile", "ray", "all"))
     p.add_argument("--repeat", type=int, default=1, help="throughput runs each; the best counts")
     p.add_argument("--records", type=int, default=10_000, help="records for the memory run")
     p.add_argument("--markdown", action="store_true", help="print the README table")
@@ -422,6 +447,8 @@ def main(argv: list[str] | None = None) -> int:
         result["memory"] = memory(opts.records)
     if opts.what in ("hostile", "all"):
         result["hostile"] = hostile()
+    if opts.what in ("ray", "all"):
+        result["ray"] = ray_equality()
     result["load_after"] = load_note()
     print(json.dumps(result, indent=1))
     return 0
