@@ -167,3 +167,12 @@ def test_the_sinks_share_one_schema(tmp_path: Path) -> None:
     sink = open_sink(tmp_path / "x.parquet")
     assert isinstance(sink, ParquetSink)
     sink.close()
+
+
+def test_a_lone_surrogate_becomes_a_replacement_character_in_both_sinks(tmp_path: Path) -> None:
+    row = {"url": "https://a.example/", "status": "ok", "text": "broken \ud800 text"}
+    with JsonlSink(tmp_path / "s.jsonl") as sink:
+        sink.write(row)
+    assert rows_of(tmp_path / "s.jsonl")[0]["text"] == "broken \ufffd text"
+    pytest.importorskip("pyarrow")
+    assert rows_to_table([row]).column("text").to_pylist() == ["broken \ufffd text"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import sys
 from pathlib import Path
 from types import TracebackType
@@ -16,6 +17,7 @@ from typing import IO, Any, Protocol
 from .batch import COLUMN_NAMES, COLUMNS, Row
 from .errors import FileAccessError, InvalidInput
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 SINK_FORMATS: tuple[str, ...] = ("jsonl", "parquet")
 # Parquet row groups of this many rows: big enough to compress well, small enough that
 # a run holds only a few MB of pending text.
@@ -70,8 +72,15 @@ class JsonlSink(_Closing):
             raise FileAccessError(f"cannot write {path}: {exc.strerror}") from None
 
     def write(self, row: Row) -> None:
-        line = json.dumps({k: row.get(k) for k in COLUMN_NAMES}, ensure_ascii=False)
-        self._stream.write(line.encode("utf-8", "surrogatepass") + b"\n")
+        values = {k: row.get(k) for k in COLUMN_NAMES}
+        try:
+            data = json.dumps(values, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            # A lone surrogate must not make the file invalid UTF-8 for every reader
+            # downstream: it becomes U+FFFD, as in Parquet.
+            values = {k: _valid(v) for k, v in values.items()}
+            data = json.dumps(values, ensure_ascii=False).encode("utf-8")
+        self._stream.write(data + b"\n")
 
     def close(self) -> None:
         if self._own:
@@ -92,7 +101,17 @@ def rows_to_table(rows: list[Row]) -> Any:
     import pyarrow as pa
 
     schema = arrow_schema()
-    return pa.Table.from_pydict({n: [r.get(n) for r in rows] for n in schema.names}, schema)
+    columns = {n: [r.get(n) for r in rows] for n in schema.names}
+    try:
+        return pa.Table.from_pydict(columns, schema)
+    except UnicodeEncodeError:
+        # Arrow strings are UTF-8: a lone surrogate becomes U+FFFD, as in JSON Lines.
+        valid = {n: [_valid(v) for v in values] for n, values in columns.items()}
+        return pa.Table.from_pydict(valid, schema)
+
+
+def _valid(value: Any) -> Any:
+    return _SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
 
 
 def _require_pyarrow() -> None:
