@@ -234,3 +234,15 @@ def test_a_url_is_read_through_fsspec(tmp_path: Path) -> None:
     assert [p.url for p in pages] == ["https://a.example/1"]
     with pytest.raises(FileAccessError):
         read("nosuchscheme://bucket/a.warc.gz")
+
+
+def test_zstandard_compressed_warc(tmp_path: Path) -> None:
+    from fastwarc.stream_io import ZstdWriter
+
+    path = tmp_path / "crawl.warc.zst"
+    writer = ZstdWriter(str(path))
+    for i in range(3):
+        writer.write(record_bytes(Rec(f"https://z.example/{i}", article(f"Z{i}"))))
+    writer.close()
+    pages, _ = read(path)
+    assert [p.url for p in pages] == [f"https://z.example/{i}" for i in range(3)]

@@ -272,4 +272,4 @@ def _html_file(path: Path) -> Page:
 
 
 def is_warc_path(path: str | Path) -> bool:
-    return str(path).lower().endswith((".warc", ".warc.gz", ".arc.gz", ".warc.zst"))
+    return str(path).lower().endswith((".warc", ".warc.gz", ".warc.zst"))
