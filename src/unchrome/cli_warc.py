@@ -35,8 +35,9 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="unchrome warc",
         description=(
-            "Extract the HTML records of WARC files (.warc, .warc.gz), or directories of "
-            ".html/.html.gz files, on several processes into JSON Lines or Parquet."
+            "Extract the HTML records of WARC files (.warc, .warc.gz, .warc.zst), or "
+            "directories of .html/.html.gz files, on several processes into JSON Lines or "
+            "Parquet."
         ),
     )
     p.add_argument("inputs", nargs="+", metavar="FILE", help="WARC files, HTML files, dirs")
@@ -79,7 +80,12 @@ def parser() -> argparse.ArgumentParser:
         metavar="MB",
         help="resident memory per worker; past it the worker is replaced (default 2048, 0: none)",
     )
-    p.add_argument("--engine", choices=("local", "ray"), default="local")
+    p.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local: worker processes on this machine (default); ray: Ray Data (extra [ray])",
+    )
     p.add_argument("--address", help="Ray cluster address with --engine ray (default: a local Ray)")
     p.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
     return p
