@@ -2,6 +2,8 @@
 
     python tools/bench_warc.py pack            # bench-out/wcxb-dev.warc.gz from ../shared/data/wcxb
     python tools/bench_warc.py throughput      # pages/s, jobs 1 and 2, unchrome vs trafilatura
+    python tools/bench_warc.py throughput --systems unchrome --jobs 2   # one part of it
+    python tools/bench_warc.py table           # the README table from bench-out/throughput.json
     python tools/bench_warc.py memory          # RSS per worker and its growth over 10,000 records
     python tools/bench_warc.py hostile         # a WARC of hostile records through the pool
     python tools/bench_warc.py ray             # the Ray path's rows against the local pool's
@@ -211,37 +213,77 @@ def pack_hostile(
 
 @dataclass(frozen=True)
 class TrafilaturaWorker:
-    """trafilatura in the same pool and the same rows: text and metadata per page."""
+    """trafilatura in the same pool, giving the same rows.
+
+    ``metadata=True``: ``bare_extraction(with_metadata=True)``, text plus title, author,
+    date... like unchrome's rows. ``metadata=False``: text only, with the settings of
+    datatrove's Trafilatura step that FineWeb used (``favor_precision``, no comments,
+    ``deduplicate``), trafilatura's cheapest realistic configuration.
+    """
+
+    metadata: bool = True
 
     def __call__(self) -> Callable[[Page], Row]:
         import trafilatura
 
+        metadata = self.metadata
+
         def handle(page: Page) -> Row:
             row = base_row(page)
             try:
-                doc = trafilatura.bare_extraction(page.payload, url=page.url, with_metadata=True)
+                if metadata:
+                    doc = trafilatura.bare_extraction(
+                        page.payload, url=page.url, with_metadata=True
+                    )
+                    text = doc.text if doc is not None else None
+                else:
+                    doc = None
+                    text = trafilatura.extract(
+                        page.payload,
+                        url=page.url,
+                        favor_precision=True,
+                        include_comments=False,
+                        deduplicate=True,
+                    )
             except Exception as exc:  # trafilatura's own failures, counted like ours
                 row.update(status="ERROR", error=f"{type(exc).__name__}: {exc}")
                 return row
-            if doc is None or not doc.text:
+            if not text:
                 row.update(status="EXTRACT_FAILED", error="trafilatura found no content")
                 return row
-            row.update(
-                status=OK,
-                title=doc.title,
-                author=doc.author,
-                date=doc.date,
-                language=doc.language,
-                site_name=doc.sitename,
-                hostname=doc.hostname,
-                description=doc.description,
-                image=doc.image,
-                text=doc.text,
-                word_count=len(doc.text.split()),
-            )
+            row.update(status=OK, text=text, word_count=len(text.split()))
+            if doc is not None:
+                row.update(
+                    title=doc.title,
+                    author=doc.author,
+                    date=doc.date,
+                    language=doc.language,
+                    site_name=doc.sitename,
+                    hostname=doc.hostname,
+                    description=doc.description,
+                    image=doc.image,
+                )
             return row
 
         return handle
+
+
+#: The systems the throughput runs compare: name -> (factory, description).
+SYSTEMS: dict[str, tuple[Callable[[], Callable[[], Callable[[Page], Row]]], str]] = {
+    "unchrome": (lambda: UnchromeWorker(Config(), "text"), "unchrome, text + metadata"),
+    "trafilatura-meta": (
+        lambda: TrafilaturaWorker(metadata=True),
+        "trafilatura, text + metadata (bare_extraction)",
+    ),
+    "trafilatura": (
+        lambda: TrafilaturaWorker(metadata=False),
+        "trafilatura, text only (datatrove/FineWeb settings)",
+    ),
+    "unchrome-markdown": (
+        lambda: UnchromeWorker(Config(), "both"),
+        "unchrome, text + Markdown + metadata",
+    ),
+}
 
 
 # ------------------------------------------------------------------------------ running
@@ -255,6 +297,7 @@ class Run:
     seconds: float
     statuses: Counter[str]
     peak_rss: int  # max over workers, bytes
+    load: str = ""  # the load average when the run started
 
     @property
     def rate(self) -> float:
@@ -262,15 +305,9 @@ class Run:
 
 
 def run_pool(
-    system: str,
-    jobs: int,
-    warcs: list[Path],
-    *,
-    fmt: str = "text",
-    out: Path | None = None,
+    system: str, jobs: int, warcs: list[Path], *, out: Path | None = None
 ) -> tuple[Run, ExtractionPool]:
-    factory: Callable[[], Callable[[Page], Row]]
-    factory = TrafilaturaWorker() if system == "trafilatura" else UnchromeWorker(Config(), fmt)
+    factory = SYSTEMS[system][0]()
     pool = ExtractionPool(factory, jobs=jobs, timeout=Config().timeout + DEADLINE_GRACE)
     reader = WarcReader(warcs)
     statuses: Counter[str] = Counter()
@@ -292,22 +329,22 @@ def load_note() -> str:
     return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
 
 
-def throughput(repeat: int = 1) -> list[Run]:
+def throughput(systems: list[str], jobs_list: list[int], repeat: int = 1) -> list[Run]:
     if not DEV_WARC.exists():
         pack()
     runs: list[Run] = []
-    for system, fmt in (("unchrome", "text"), ("trafilatura", "text"), ("unchrome", "both")):
-        for jobs in (1, 2):
+    for system in systems:
+        for jobs in jobs_list:
             best: Run | None = None
             for _ in range(repeat):
-                print(f"  {system} ({fmt}) --jobs {jobs} ... {load_note()}", file=sys.stderr)
-                run, _ = run_pool(system, jobs, [DEV_WARC], fmt=fmt)
-                run.system = system if fmt == "text" else f"{system} (text + markdown)"
+                print(f"  {system} --jobs {jobs} ... {load_note()}", file=sys.stderr)
+                run, _ = run_pool(system, jobs, [DEV_WARC])
+                run.load = load_note()
                 best = run if best is None or run.rate > best.rate else best
             assert best is not None
             print(
                 f"  -> {best.pages} pages in {best.seconds:.1f} s: {best.rate:.1f} pages/s, "
-                f"{dict(best.statuses)}",
+                f"{dict(best.statuses)}; after: {load_note()}",
                 file=sys.stderr,
             )
             runs.append(best)
@@ -323,7 +360,7 @@ def memory(records: int = 10_000, warm_up: int = 1_000) -> dict[str, Any]:
     from unchrome.batch import PoolStats
 
     PoolStats.SAMPLE_EVERY = 100
-    run, pool = run_pool("unchrome", 1, [DEV_WARC] * copies, fmt="both")
+    run, pool = run_pool("unchrome-markdown", 1, [DEV_WARC] * copies)
     (worker,) = pool.stats.memory.values()
     at_warm_up = next(rss for n, rss in worker.samples if n >= warm_up)
     return {
@@ -392,57 +429,99 @@ def ray_equality() -> dict[str, Any]:
     }
 
 
-def markdown_table(runs: list[Run]) -> str:
-    by = {(r.system, r.jobs): r for r in runs}
+def markdown_table(results: list[dict[str, Any]]) -> str:
+    """The README table from throughput results (``bench-out/throughput.json``)."""
+    by = {(r["system"], r["jobs"]): r for r in results}
     lines = [
         "| system | pages/s, --jobs 1 | pages/s, --jobs 2 | jobs 2 / jobs 1 "
-        "| peak RSS per worker |",
-        "|---|---:|---:|---:|---:|",
+        "| peak RSS per worker | load at start (1 / 2) |",
+        "|---|---:|---:|---:|---:|---|",
     ]
-    for system in dict.fromkeys(r.system for r in runs):
-        one, two = by[(system, 1)], by[(system, 2)]
+    for system in SYSTEMS:
+        one, two = by.get((system, 1)), by.get((system, 2))
+        if one is None or two is None:
+            continue
         lines.append(
-            f"| {system} | {one.rate:.1f} | {two.rate:.1f} | {two.rate / one.rate:.2f} | "
-            f"{max(one.peak_rss, two.peak_rss) / 2**20:.0f} MB |"
+            f"| {SYSTEMS[system][1]} | {one['pages_per_s']:.1f} | {two['pages_per_s']:.1f} | "
+            f"{two['pages_per_s'] / one['pages_per_s']:.2f} | "
+            f"{max(one['peak_rss_mb'], two['peak_rss_mb'])} MB | "
+            f"{_load1(one)} / {_load1(two)} |"
         )
-    u1, u2 = by[("unchrome", 1)], by[("unchrome", 2)]
-    t1, t2 = by[("trafilatura", 1)], by[("trafilatura", 2)]
     lines.append("")
-    lines.append(
-        f"unchrome / trafilatura: {u1.rate / t1.rate:.2f}x with --jobs 1, "
-        f"{u2.rate / t2.rate:.2f}x with --jobs 2."
-    )
+    for other in ("trafilatura", "trafilatura-meta"):
+        pairs = [(by.get(("unchrome", j)), by.get((other, j)), j) for j in (1, 2)]
+        ratios = [
+            f"{u['pages_per_s'] / t['pages_per_s']:.2f}x with --jobs {j}"
+            for u, t, j in pairs
+            if u and t
+        ]
+        if ratios:
+            lines.append(f"unchrome / {SYSTEMS[other][1]}: {', '.join(ratios)}.")
     return "\n".join(lines)
+
+
+def _load1(result: dict[str, Any]) -> str:
+    match = re.search(r"load average ([0-9.]+)", result.get("load", ""))
+    return match.group(1) if match else "?"
+
+
+RESULTS = OUT / "throughput.json"
+
+
+def save_runs(runs: list[Run]) -> list[dict[str, Any]]:
+    """Merge these runs into ``bench-out/throughput.json`` (a later run of a pair wins)."""
+    saved: list[dict[str, Any]] = json.loads(RESULTS.read_text()) if RESULTS.exists() else []
+    fresh = [
+        {
+            "system": r.system,
+            "jobs": r.jobs,
+            "pages": r.pages,
+            "seconds": round(r.seconds, 2),
+            "pages_per_s": round(r.rate, 1),
+            "peak_rss_mb": round(r.peak_rss / 2**20),
+            "statuses": dict(r.statuses),
+            "load": r.load,
+        }
+        for r in runs
+    ]
+    keys = {(r["system"], r["jobs"]) for r in fresh}
+    merged = [r for r in saved if (r["system"], r["jobs"]) not in keys] + fresh
+    RESULTS.write_text(json.dumps(merged, indent=1))
+    return fresh
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("what", choices=("pack", "throughput", "memory", "hostile", "ray", "all"))
+    p.add_argument(
+        "what", choices=("pack", "throughput", "table", "memory", "hostile", "ray", "all")
+    )
+    p.add_argument(
+        "--systems",
+        default=",".join(SYSTEMS),
+        help=f"throughput: which of {', '.join(SYSTEMS)} (default: all)",
+    )
+    p.add_argument("--jobs", default="1,2", help="throughput: the --jobs values (default 1,2)")
     p.add_argument("--repeat", type=int, default=1, help="throughput runs each; the best counts")
     p.add_argument("--records", type=int, default=10_000, help="records for the memory run")
     p.add_argument("--markdown", action="store_true", help="print the README table")
     opts = p.parse_args(argv)
+    systems = [name for name in opts.systems.split(",") if name]
+    unknown = set(systems) - set(SYSTEMS)
+    if unknown:
+        p.error(f"unknown systems: {', '.join(sorted(unknown))}")
     print(load_note(), file=sys.stderr)
     if opts.what == "pack":
         print(f"{pack()} pages -> {DEV_WARC}")
         return 0
+    if opts.what == "table":
+        print(markdown_table(json.loads(RESULTS.read_text())))
+        return 0
     result: dict[str, Any] = {"load": load_note()}
     if opts.what in ("throughput", "all"):
-        runs = throughput(opts.repeat)
-        result["throughput"] = [
-            {
-                "system": r.system,
-                "jobs": r.jobs,
-                "pages": r.pages,
-                "seconds": round(r.seconds, 2),
-                "pages_per_s": round(r.rate, 1),
-                "peak_rss_mb": round(r.peak_rss / 2**20),
-                "statuses": dict(r.statuses),
-            }
-            for r in runs
-        ]
+        jobs_list = [int(j) for j in opts.jobs.split(",")]
+        result["throughput"] = save_runs(throughput(systems, jobs_list, opts.repeat))
         if opts.markdown:
-            print(markdown_table(runs))
+            print(markdown_table(json.loads(RESULTS.read_text())))
     if opts.what in ("memory", "all"):
         result["memory"] = memory(opts.records)
     if opts.what in ("hostile", "all"):
