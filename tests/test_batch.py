@@ -63,6 +63,12 @@ def test_a_worker_over_its_memory_limit_is_killed_and_its_page_fails() -> None:
     assert "memory limit" in rows[1]["error"]
 
 
+def test_a_memory_limit_below_a_fresh_worker_is_invalid_input() -> None:
+    pool = ExtractionPool(Echo(), jobs=1, memory_limit=1 << 20)
+    with pytest.raises(InvalidInput, match="below what a fresh worker holds"):
+        pool.__enter__()
+
+
 def test_a_handler_exception_is_an_error_row_and_the_worker_lives_on() -> None:
     with ExtractionPool(Echo(), jobs=1) as pool:
         rows = list(pool.map([page(b"raise"), page(b"x")]))

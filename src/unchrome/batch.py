@@ -334,6 +334,16 @@ class ExtractionPool:
                 process.join(5.0)
                 kind, value = "died", _exit_description(process.exitcode)
             if kind == "ready":
+                rss = rss_bytes(process.pid) if self.memory_limit is not None else None
+                if rss is not None and self.memory_limit is not None and rss > self.memory_limit:
+                    # Every page would be killed and every worker retired at once.
+                    process.kill()
+                    process.join(5.0)
+                    parent.close()
+                    raise InvalidInput(
+                        f"the memory limit ({self.memory_limit >> 20} MiB) is below what a "
+                        f"fresh worker holds ({rss >> 20} MiB)"
+                    )
                 return _Slot(process, parent)
             process.join(5.0)
             parent.close()
