@@ -5,6 +5,7 @@
     curl -s https://example.com | unchrome -      # standard input
     unchrome urls.txt --out pages/                # many inputs, concurrently
     unchrome serve --host 127.0.0.1 --port 8000   # the HTTP service
+    unchrome warc crawl.warc.gz --out pages.parquet   # WARC files, on every core
 
 A ``.txt`` file whose non-blank, non-``#`` lines are all http(s) URLs is a list of
 inputs. Several inputs run concurrently, with a progress bar when stderr is a terminal.
@@ -201,7 +202,10 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="unchrome",
         description="Turn web pages into their main content (Markdown, text, JSON, HTML).",
-        epilog="Run 'unchrome serve --help' for the HTTP service.",
+        epilog=(
+            "Run 'unchrome serve --help' for the HTTP service, "
+            "'unchrome warc --help' for WARC files."
+        ),
     )
     p.add_argument(
         "inputs",
@@ -260,6 +264,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args and args[0] == "serve":
             return _serve(args[1:])
+        if args and args[0] == "warc":
+            from .cli_warc import main as warc_main
+
+            return warc_main(args[1:])
         return _run(args)
     except KeyboardInterrupt:
         return 130

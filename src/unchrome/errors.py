@@ -121,3 +121,21 @@ ALL_ERRORS: tuple[type[UnchromeError], ...] = (
     UpstreamTimeout,
     FileAccessError,
 )
+
+
+# Batch runs (unchrome.batch): a page's failure that is not the extractor's verdict on it.
+
+
+class WorkerFailed(UnchromeError):
+    """The worker process extracting this page died (a crash, or killed from outside)."""
+
+    code = "WORKER_FAILED"
+    http_status = 500
+    retryable = True
+
+
+class MemoryLimitExceeded(UnchromeError):
+    """The worker extracting this page passed its memory limit and was stopped."""
+
+    code = "MEMORY_LIMIT"
+    http_status = 500

@@ -1,0 +1,204 @@
+"""``unchrome warc``: extract every HTML record of WARC files into JSON Lines or Parquet.
+
+    unchrome warc CC-MAIN-...warc.gz --out pages.parquet --jobs 8
+    unchrome warc crawl/*.warc.gz --out pages.jsonl --format text
+    unchrome warc pages/ --out pages.jsonl          # a directory of .html / .html.gz files
+    unchrome warc a.warc.gz --out pages.parquet --engine ray --address auto
+
+Every HTML record gives exactly one row, ``status`` ``ok`` or the error code; the other
+records (requests, revisits, metadata, non-HTML responses) are counted in the summary.
+The exit code is 0 when the run completed, whatever the pages' statuses (they are data);
+2 for bad arguments, 3 when an input cannot be read or the output cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from .batch import CONTENT_FORMATS, DEADLINE_GRACE, OK, ExtractionPool, Row, UnchromeWorker
+from .config import Config
+from .errors import FileAccessError, InvalidInput, UnchromeError
+from .sink import SINK_FORMATS, open_sink, sink_format
+from .warc import Page, WarcReader, is_url, is_warc_path, read_html_files
+
+EXIT_OK, EXIT_USAGE, EXIT_INPUT = 0, 2, 3
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="unchrome warc",
+        description=(
+            "Extract the HTML records of WARC files (.warc, .warc.gz, .warc.zst), or "
+            "directories of .html/.html.gz files, on several processes into JSON Lines or "
+            "Parquet."
+        ),
+    )
+    p.add_argument("inputs", nargs="+", metavar="FILE", help="WARC files, HTML files, dirs")
+    p.add_argument(
+        "-o",
+        "--out",
+        default="-",
+        metavar="OUT",
+        help="OUT.jsonl (default: standard output), OUT.jsonl.gz or OUT.parquet",
+    )
+    p.add_argument(
+        "-f",
+        "--format",
+        choices=CONTENT_FORMATS,
+        default="both",
+        help="content columns to fill: text and markdown (both, default), or one of them",
+    )
+    p.add_argument(
+        "--output-format",
+        choices=SINK_FORMATS,
+        help="jsonl or parquet (default: from the OUT file name)",
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes (default: one per core)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=Config().timeout,
+        help="seconds per record before it fails with TIMEOUT (default 30)",
+    )
+    p.add_argument(
+        "--max-memory",
+        type=int,
+        default=2048,
+        metavar="MB",
+        help="resident memory per worker; past it the worker is replaced (default 2048, 0: none)",
+    )
+    p.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local: worker processes on this machine (default); ray: Ray Data (extra [ray])",
+    )
+    p.add_argument("--address", help="Ray cluster address with --engine ray (default: a local Ray)")
+    p.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
+    return p
+
+
+def main(argv: Sequence[str]) -> int:
+    p = parser()
+    opts = p.parse_args(list(argv))
+    if opts.jobs < 1:
+        p.error("--jobs must be at least 1")
+    if opts.max_memory < 0:
+        p.error("--max-memory must be 0 (none) or a positive number of MB")
+    if opts.address and opts.engine != "ray":
+        p.error("--address needs --engine ray")
+    try:
+        config = Config(timeout=opts.timeout)
+        out_format = sink_format(opts.out, opts.output_format)
+        if out_format == "parquet" and opts.out == "-":
+            raise InvalidInput("Parquet cannot be written to standard output: give --out FILE")
+    except InvalidInput as exc:
+        p.error(str(exc))
+    missing = [path for path in opts.inputs if not is_url(path) and not Path(path).exists()]
+    if missing:
+        print(f"unchrome warc: no such file: {', '.join(missing)}", file=sys.stderr)
+        return EXIT_INPUT
+    warcs = [path for path in opts.inputs if is_warc_path(path)]
+    if opts.engine == "ray" and len(warcs) != len(opts.inputs):
+        p.error("--engine ray reads WARC files only")
+    started = time.monotonic()
+    try:
+        with open_sink(opts.out, out_format) as sink:
+            if opts.engine == "ray":
+                from .ray import run_rows
+
+                rows = run_rows(
+                    warcs, config=config, fmt=opts.format, address=opts.address, jobs=opts.jobs
+                )
+                statuses = _drain(rows, sink, show_progress=_progress_wanted(opts))
+                # Ray's read tasks run elsewhere and do not report what they skipped.
+                skipped: Counter[str] = Counter()
+                pool_note = "engine: ray (records skipped by the readers are not counted)"
+            else:
+                statuses, skipped, pool_note = _run_local(opts, config, sink)
+    except UnchromeError as exc:
+        print(f"unchrome warc: {exc.code}: {exc}", file=sys.stderr)
+        return EXIT_INPUT if isinstance(exc, FileAccessError | InvalidInput) else 1
+    _summary(statuses, skipped, time.monotonic() - started, pool_note)
+    return EXIT_OK
+
+
+def _progress_wanted(opts: argparse.Namespace) -> bool:
+    return not opts.no_progress and sys.stderr.isatty()
+
+
+def _pages(inputs: Sequence[str], reader: WarcReader) -> Iterator[Page]:
+    for path in inputs:
+        if is_warc_path(path):
+            yield from reader.read_file(path)
+        else:
+            yield from read_html_files([path])
+
+
+def _run_local(
+    opts: argparse.Namespace, config: Config, sink: Any
+) -> tuple[Counter[str], Counter[str], str]:
+    reader = WarcReader([], max_payload_bytes=config.max_input_bytes)
+    timeout = None if config.timeout is None else config.timeout + DEADLINE_GRACE
+    pool = ExtractionPool(
+        UnchromeWorker(config, opts.format),
+        jobs=opts.jobs,
+        timeout=timeout,
+        memory_limit=opts.max_memory << 20 if opts.max_memory else None,
+    )
+    with pool:
+        statuses = _drain(
+            pool.map(_pages(opts.inputs, reader)), sink, show_progress=_progress_wanted(opts)
+        )
+    s = pool.stats
+    note = ""
+    if s.replaced:
+        note = (
+            f"workers replaced: {s.replaced} ({s.timeouts} timeouts, "
+            f"{s.memory_kills} over memory, {s.deaths} died)"
+        )
+    return statuses, reader.skipped, note
+
+
+def _drain(rows: Iterator[Row], sink: Any, *, show_progress: bool) -> Counter[str]:
+    from tqdm import tqdm
+
+    statuses: Counter[str] = Counter()
+    with tqdm(unit=" rec", disable=not show_progress, file=sys.stderr) as bar:
+        for row in rows:
+            sink.write(row)
+            statuses[row["status"]] += 1
+            bar.update()
+            if bar.n % 50 == 0:
+                failed = bar.n - statuses[OK]
+                bar.set_postfix(ok=statuses[OK], failed=failed, refresh=False)
+    return statuses
+
+
+def _summary(statuses: Counter[str], skipped: Counter[str], seconds: float, note: str) -> None:
+    total = sum(statuses.values())
+    rate = total / seconds if seconds > 0 else 0.0
+    print(
+        f"unchrome warc: {total} records in {seconds:.1f} s ({rate:.1f}/s)",
+        file=sys.stderr,
+    )
+    for status, count in sorted(statuses.items(), key=lambda kv: (kv[0] != OK, -kv[1])):
+        print(f"  {status:<20} {count}", file=sys.stderr)
+    if skipped:
+        parts = ", ".join(f"{kind} {count}" for kind, count in sorted(skipped.items()))
+        print(f"  skipped: {parts}", file=sys.stderr)
+    if note:
+        print(f"  {note}", file=sys.stderr)
