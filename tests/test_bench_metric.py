@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import importlib.util
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -301,3 +302,61 @@ def test_repeat_keeps_each_pages_fastest_run_and_its_first_output(tmp_path: Path
     assert len(calls) == 1 + 3 * len(pages)  # one warm-up, then three runs a page
     assert all(r.ms < 50 for r in results["flaky"])  # the slow run is not the time
     assert results["flaky"][0].f1 == 1.0  # the first run's output is the one scored
+
+
+# ------------------------------------------------------------------------ news set
+
+_NEWS_STORY = (
+    "The harbour ferry returns on Monday after the winter break, the operator said, "
+    "with six crossings a day until the end of March."
+)
+_NEWS_ZH = "渡轮周一恢复运营，运营方表示每天六个班次。"
+
+
+def _write_news(root: Path) -> None:
+    """A news-set-shaped directory: index.json and two gzipped pages."""
+    (root / "pages").mkdir(parents=True)
+    rows = [
+        {"id": "spider-1", "source": "news-spiders", "type": "article", "lang": "en",
+         "url": "https://news.example/ferry", "label": "site-selector",
+         "expected": _NEWS_STORY},
+        {"id": "magic-1", "source": "magic-html", "type": "article", "lang": "zh",
+         "url": "https://news.example/zh/ferry", "label": "human", "expected": _NEWS_ZH},
+    ]  # fmt: skip
+    for row in rows:
+        body = f"<html><body><article><p>{row['expected']}</p></article></body></html>"
+        (root / "pages" / f"{row['id']}.html.gz").write_bytes(gzip.compress(body.encode()))
+    (root / "index.json").write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+
+
+def test_cjk_tokens_count_each_han_character() -> None:
+    assert bench.tokenize("渡轮周一 ok", cjk=True) == ["渡", "轮", "周", "一", "ok"]
+    assert bench.tokenize("渡轮周一 ok") == ["渡轮周一", "ok"]
+    # Half the characters right is half the recall, not zero (a \w+ run would be one
+    # token, and any difference in it a miss).
+    _, precision, recall = bench.score_text("渡轮周一", "渡轮周一恢复运营", cjk=True)
+    assert precision == 1.0 and recall == 0.5
+
+
+def test_load_news_groups_by_source_and_type(tmp_path: Path) -> None:
+    _write_news(tmp_path)
+    pages = bench.load_news(tmp_path)
+    assert [(p.page_type, p.lang, p.cjk_tokens) for p in pages] == [
+        ("news-spiders article", "en", True),
+        ("magic-html article", "zh", True),
+    ]
+    assert _NEWS_STORY.encode() in pages[0].read_html()
+    assert len(bench.load_news(tmp_path, limit=1)) == 1
+
+
+def test_news_suite_prints_groups_and_the_chinese_row(tmp_path: Path, capsys) -> None:
+    _write_news(tmp_path)
+    assert bench.main(["--suite", "news", "--data", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    assert "news: 2 pages" in printed
+    for row in ("news-spiders article", "magic-html article", "Chinese pages", "all"):
+        assert re.search(rf"^{row}\s+\d", printed, re.M), row
+
+
+def test_both_suites_refuse_one_data_directory(tmp_path: Path) -> None:
+    assert bench.main(["--suite", "both", "--data", str(tmp_path)]) == 2

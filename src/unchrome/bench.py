@@ -1,9 +1,13 @@
-"""Quality benchmark on WCXB: word-level F1 of the extracted text against the ground truth.
+"""Quality benchmark: word-level F1 of the extracted text against the ground truth, on
+WCXB (the dev split) and on the news set (``../shared/data/news``, other sites and
+annotators, seven languages).
 
 Run as ``python -m unchrome.bench``::
 
     python -m unchrome.bench                        # full dev split, unchrome only
     python -m unchrome.bench --vs trafilatura       # same pages, same process, side by side
+    python -m unchrome.bench --suite news --vs trafilatura   # the news set, per group
+    python -m unchrome.bench --suite both --vs trafilatura   # one suite after the other
     python -m unchrome.bench --limit 100 --types article,forum --worst 10
     python -m unchrome.bench --vs trafilatura --json dev-pages.json --markdown
 
@@ -13,8 +17,12 @@ over pages, overall and per page type. On top of that, ``with`` snippets must ap
 output and ``without`` snippets (boilerplate) must not; snippets are matched as substrings
 after lower-casing and collapsing whitespace on both sides.
 
+On the news set, as its README says, each Han or kana character is one token (Chinese
+and Japanese write no spaces; a \\w+ run would make a sentence one token), pages are
+grouped by source and type, and the Chinese pages get a row of their own.
+
 The data is never copied into the repository: it is read from ``--data`` or, by default,
-from ``../shared/data/wcxb`` next to the repository (see :func:`default_data_dirs`).
+from ``../shared/data/<suite>`` next to the repository (see :func:`default_data_dirs`).
 
 Everything runs in one process, one page at a time, so both systems see the same machine
 state; there is deliberately no parallel mode, which would make the timings incomparable.
@@ -47,6 +55,7 @@ PAGE_TYPES: tuple[str, ...] = (
 
 #: Where the data sits relative to the parent directory of the repository.
 DATA_SUBPATH = Path("shared", "data", "wcxb")
+SUITES = ("wcxb", "news")
 
 PROGRESS_EVERY = 200
 
@@ -56,12 +65,17 @@ _TOKEN_RE = re.compile(r"\w+")
 # --------------------------------------------------------------------------- metric
 
 
-def tokenize(text: str) -> list[str]:
-    """The benchmark's tokens: ``\\w+`` runs of the lower-cased text (Unicode-aware)."""
-    return _TOKEN_RE.findall(text.lower())
+_CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_TOKEN_RE = re.compile(rf"[{_CJK_CHARS}]|[^\W{_CJK_CHARS}]+")
 
 
-def score_text(predicted: str, truth: str) -> tuple[float, float, float]:
+def tokenize(text: str, cjk: bool = False) -> list[str]:
+    """The benchmark's tokens: ``\\w+`` runs of the lower-cased text (Unicode-aware);
+    with ``cjk``, each Han or kana character a token of its own (the news set's rule)."""
+    return (_CJK_TOKEN_RE if cjk else _TOKEN_RE).findall(text.lower())
+
+
+def score_text(predicted: str, truth: str, cjk: bool = False) -> tuple[float, float, float]:
     """Word-level ``(f1, precision, recall)`` of ``predicted`` against ``truth``.
 
     Tokens are counted as multisets (a word repeated three times in the truth is only
@@ -70,8 +84,8 @@ def score_text(predicted: str, truth: str) -> tuple[float, float, float]:
     perfect answer (the page has no main content and nothing was extracted), exactly one
     empty scores zero.
     """
-    pred = Counter(tokenize(predicted))
-    gold = Counter(tokenize(truth))
+    pred = Counter(tokenize(predicted, cjk))
+    gold = Counter(tokenize(truth, cjk))
     if not pred and not gold:
         return 1.0, 1.0, 1.0
     if not pred or not gold:
@@ -113,6 +127,8 @@ class Page:
     truth: str
     with_snippets: tuple[str, ...]
     without_snippets: tuple[str, ...]
+    lang: str | None = None  # the news set's language tag
+    cjk_tokens: bool = False  # each Han or kana character a token (the news set)
 
     def read_html(self) -> bytes:
         """The captured page as raw bytes (decompressed here, outside any timed section)."""
@@ -128,21 +144,28 @@ def default_data_dirs() -> list[Path]:
     (``<repo>/src/unchrome/bench.py`` → ``<repo>/../shared/data/wcxb``) covers running
     from anywhere else in an editable checkout.
     """
-    candidates = [Path.cwd().parent / DATA_SUBPATH]
+    return _data_dirs(DATA_SUBPATH)
+
+
+def _data_dirs(subpath: Path) -> list[Path]:
+    candidates = [Path.cwd().parent / subpath]
     parents = Path(__file__).resolve().parents
     if len(parents) > 3:
-        candidates.append(parents[3] / DATA_SUBPATH)
+        candidates.append(parents[3] / subpath)
     return candidates
 
 
-def resolve_data_dir(explicit: str | Path | None = None) -> Path:
+def resolve_data_dir(explicit: str | Path | None = None, suite: str = "wcxb") -> Path:
     """The data directory to use; raises :class:`FileNotFoundError` naming what was tried."""
-    candidates = [Path(explicit)] if explicit is not None else default_data_dirs()
+    if explicit is not None:
+        candidates = [Path(explicit)]
+    else:
+        candidates = _data_dirs(DATA_SUBPATH.parent / suite)
     for candidate in candidates:
         if candidate.is_dir():
             return candidate.resolve()
     tried = ", ".join(str(c) for c in candidates)
-    raise FileNotFoundError(f"WCXB data not found (tried: {tried}); pass --data DIR")
+    raise FileNotFoundError(f"{suite} data not found (tried: {tried}); pass --data DIR")
 
 
 def _clean_snippets(raw: object) -> tuple[str, ...]:
@@ -215,6 +238,33 @@ def load_pages(
         if limit is not None and len(pages) >= limit:
             break
     return pages, skipped
+
+
+def load_news(data_dir: Path, limit: int | None = None) -> list[Page]:
+    """The news set: ``index.json`` rows (``expected`` is the truth, one block a line),
+    grouped by ``source`` and ``type`` ("news-spiders article", "magic-html forum")."""
+    rows = json.loads((data_dir / "index.json").read_text(encoding="utf-8"))
+    pages = [
+        Page(
+            file_id=row["id"],
+            page_type=f"{row['source']} {row['type']}",
+            url=row.get("url") or None,
+            html_path=data_dir / "pages" / f"{row['id']}.html.gz",
+            truth=row["expected"],
+            with_snippets=(),
+            without_snippets=(),
+            lang=row.get("lang"),
+            cjk_tokens=True,
+        )
+        for row in rows
+    ]
+    return pages[:limit] if limit is not None else pages
+
+
+# Rows beside the groups of the news set: the Chinese pages of every group.
+NEWS_EXTRA_ROWS: dict[str, Callable[[Page], bool]] = {
+    "Chinese pages": lambda page: page.lang == "zh",
+}
 
 
 # --------------------------------------------------------------------------- systems
@@ -353,7 +403,7 @@ class RenderingCheck:
     header_only_tables: int  # of page tables that have body rows
 
 
-def check_renderings(raw: bytes, url: str | None) -> RenderingCheck | None:
+def check_renderings(raw: bytes, url: str | None, cjk: bool = False) -> RenderingCheck | None:
     """Text (every paragraph kept: ``min_paragraph_chars=0``) against the Markdown's
     words, the title heading left aside: one selection rendered twice must agree."""
     import unchrome
@@ -366,7 +416,8 @@ def check_renderings(raw: bytes, url: str | None) -> RenderingCheck | None:
     except unchrome.UnchromeError:
         return None
     markdown = result.markdown
-    f1, _, _ = score_text(markdown_words(markdown_body(markdown, result.text)), result.text)
+    body = markdown_body(markdown, result.text)
+    f1, _, _ = score_text(markdown_words(body), result.text, cjk)
     # A table of one row in the page has no body rows: the converter makes its row the
     # header, and that is no loss. Only the others count.
     single_rows = _kept_single_row_tables(trace)
@@ -439,7 +490,7 @@ class PageResult:
 
 def evaluate_output(page: Page, text: str, ms: float = 0.0) -> PageResult:
     """Score an extracted text against a page's ground truth and snippets."""
-    f1, precision, recall = score_text(text, page.truth)
+    f1, precision, recall = score_text(text, page.truth, page.cjk_tokens)
     normalised = normalise_snippet(text)  # once per page, not once per snippet
     with_rate = without_rate = None
     without_hit = None
@@ -451,7 +502,14 @@ def evaluate_output(page: Page, text: str, ms: float = 0.0) -> PageResult:
         without_rate = hits / len(page.without_snippets)
         without_hit = hits > 0
     return PageResult(
-        f1, precision, recall, ms, len(tokenize(text)), with_rate, without_hit, without_rate
+        f1,
+        precision,
+        recall,
+        ms,
+        len(tokenize(text, page.cjk_tokens)),
+        with_rate,
+        without_hit,
+        without_rate,
     )
 
 
@@ -619,18 +677,26 @@ def overall_rows(summaries: Sequence[Summary]) -> list[list[str]]:
 
 
 def per_type_table(
-    pages: Sequence[Page], results: dict[str, list[PageResult]]
+    pages: Sequence[Page],
+    results: dict[str, list[PageResult]],
+    extra: dict[str, Callable[[Page], bool]] | None = None,
 ) -> tuple[list[str], list[list[str]]]:
-    """Headers and rows of F1/P/R per page type, systems side by side, plus an "all" row."""
+    """Headers and rows of F1/P/R per page type, systems side by side, then a row for
+    each of the ``extra`` filters (the news set's Chinese pages) and an "all" row."""
     systems = list(results)
     headers = ["type", "pages"]
     for name in systems:
         headers += [f"{name} F1", "P", "R"]
     present = {p.page_type for p in pages}
     order = [t for t in PAGE_TYPES if t in present] + sorted(present - set(PAGE_TYPES))
+    filters: dict[str, Callable[[Page], bool]] = {
+        t: (lambda page, t=t: page.page_type == t) for t in order
+    }
+    filters.update({k: f for k, f in (extra or {}).items() if any(f(p) for p in pages)})
+    filters["all"] = lambda page: True
     rows: list[list[str]] = []
-    for page_type in [*order, "all"]:
-        index = [i for i, p in enumerate(pages) if page_type in ("all", p.page_type)]
+    for page_type, wanted in filters.items():
+        index = [i for i, p in enumerate(pages) if wanted(p)]
         row = [page_type, str(len(index))]
         for name in systems:
             s = summarise(name, [results[name][i] for i in index])
@@ -762,10 +828,16 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``python -m unchrome.bench`` command line."""
     parser = argparse.ArgumentParser(
         prog="python -m unchrome.bench",
-        description="Word-level F1 of unchrome (and optionally trafilatura) on WCXB.",
+        description="Word-level F1 of unchrome (and optionally trafilatura) on WCXB and news.",
     )
     parser.add_argument(
-        "--data", help="WCXB directory (default: ../shared/data/wcxb from cwd, then repo)"
+        "--suite",
+        choices=[*SUITES, "both"],
+        default="wcxb",
+        help="WCXB's dev split, the news set, or both one after the other (default: wcxb)",
+    )
+    parser.add_argument(
+        "--data", help="the suite's directory (default: ../shared/data/<suite> from cwd, then repo)"
     )
     parser.add_argument("--split", default="dev", help="split directory name (default: dev)")
     parser.add_argument("--limit", type=_positive_int, help="score only the first N pages")
@@ -797,21 +869,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     reported in the tables and listed below them.
     """
     args = build_parser().parse_args(argv)
-    try:
-        data_dir = resolve_data_dir(args.data)
-        pages, skipped = load_pages(data_dir, args.split, args.types, args.limit)
-    except FileNotFoundError as exc:
-        print(f"bench: {exc}", file=sys.stderr)
-        return 2
-    if not pages:
-        print("bench: no pages selected", file=sys.stderr)
-        return 2
-    if skipped:
+    suites = SUITES if args.suite == "both" else (args.suite,)
+    if args.data is not None and len(suites) > 1:
         print(
-            f"bench: skipped {len(skipped)} page(s) without ground_truth.main_content: "
-            + ", ".join(skipped),
-            file=sys.stderr,
+            "bench: --data names one suite's directory; run the suites one by one", file=sys.stderr
         )
+        return 2
+    loaded: list[tuple[str, Path, list[Page], list[str]]] = []
+    for suite in suites:
+        try:
+            data_dir = resolve_data_dir(args.data, suite)
+            if suite == "news":
+                pages, skipped = load_news(data_dir, args.limit), []
+            else:
+                pages, skipped = load_pages(data_dir, args.split, args.types, args.limit)
+        except FileNotFoundError as exc:
+            print(f"bench: {exc}", file=sys.stderr)
+            return 2
+        if not pages:
+            print(f"bench: no {suite} pages selected", file=sys.stderr)
+            return 2
+        if skipped:
+            print(
+                f"bench: skipped {len(skipped)} page(s) without ground_truth.main_content: "
+                + ", ".join(skipped),
+                file=sys.stderr,
+            )
+        loaded.append((suite, data_dir, pages, skipped))
 
     try:
         systems = [unchrome_system(), unchrome_markdown_system()]
@@ -825,7 +909,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             systems.append(other)
 
-    print(f"WCXB {args.split}: {len(pages)} pages from {data_dir}")
+    for index, (suite, data_dir, pages, skipped) in enumerate(loaded):
+        if index:
+            print("\n")
+        json_out = args.json
+        if json_out is not None and len(loaded) > 1:
+            json_out = json_out.with_name(f"{json_out.stem}-{suite}{json_out.suffix}")
+        _run_suite(args, suite, data_dir, pages, skipped, systems, json_out)
+    return 0
+
+
+def _run_suite(
+    args: argparse.Namespace,
+    suite: str,
+    data_dir: Path,
+    pages: list[Page],
+    skipped: list[str],
+    systems: list[System],
+    json_out: Path | None,
+) -> None:
+    """Run every system on one suite's pages and print its report."""
+    name = f"WCXB {args.split}" if suite == "wcxb" else "news"
+    print(f"{name}: {len(pages)} pages from {data_dir}")
     for system in systems:
         if system.note:
             print(f"  {system.name}: {system.note}")
@@ -833,6 +938,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         "  timing: raw bytes to text (decoding included) for every system, after warm-up" + best_of
     )
+    if suite == "news":
+        print("  tokens: each Han or kana character is one (the news set's rule)")
     print()
 
     results = run_benchmark(pages, systems, repeat=args.repeat)
@@ -840,7 +947,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(format_table(OVERALL_HEADERS, overall_rows(summaries)))
     print()
-    headers, rows = per_type_table(pages, results)
+    extra = NEWS_EXTRA_ROWS if suite == "news" else None
+    headers, rows = per_type_table(pages, results, extra)
     print(format_table(headers, rows))
     others = [s for s in summaries if not s.system.startswith("unchrome")]
     if others and summaries[0].median_ms > 0:
@@ -848,7 +956,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print()
         print(f"time ratio ({others[0].system} median / unchrome median): {ratio:.2f}")
     print()
-    print(format_rendering_checks(pages, [check_renderings(p.read_html(), p.url) for p in pages]))
+    checks = [check_renderings(p.read_html(), p.url, p.cjk_tokens) for p in pages]
+    print(format_rendering_checks(pages, checks))
 
     for name, rs in results.items():
         crashed = [(p.file_id, r.crash) for p, r in zip(pages, rs, strict=True) if r.crash]
@@ -865,17 +974,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.markdown:
         print()
         print(format_markdown(_spelled_out(headers), rows))
-    if args.json:
+    if json_out:
         meta = {
-            "split": args.split,
+            "suite": suite,
+            "split": args.split if suite == "wcxb" else None,
             "pages": len(pages),
             "skipped": skipped,
             "systems": {s.name: s.note for s in systems},
             "summary": [asdict(s) for s in summaries],
         }
-        write_json(args.json, pages, results, meta)
-        print(f"\nper-page results written to {args.json}", file=sys.stderr)
-    return 0
+        write_json(json_out, pages, results, meta)
+        print(f"\nper-page results written to {json_out}", file=sys.stderr)
 
 
 if __name__ == "__main__":
