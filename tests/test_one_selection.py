@@ -277,3 +277,15 @@ def test_dev_pages_text_and_markdown_agree():
     assert sum(c.empty_links for _, c in checks if c) == 0
     headers_only = [f for f, c in checks if c and c.header_only_tables]
     assert not headers_only, headers_only
+
+
+def test_ruby_readings_leave_every_rendering():
+    ruby = (
+        "<p>The sign at the gate read <ruby>図書館<rp>(</rp><rt>としょかん</rt><rp>)</rp></ruby>"
+        " in large letters, and under it the opening hours for every day of the week.</p>"
+    )
+    result = unchrome.extract(page(f"<article>{story()}{ruby}</article>"), url=URL)
+    for rendering in (result.text, result.markdown, result.html):
+        assert "図書館" in rendering
+        assert "としょかん" not in rendering
+        assert "(" not in rendering.split("図書館")[1][:3]

@@ -17,19 +17,21 @@ from dataclasses import dataclass
 
 from .parse import LexborHTMLParser, LexborNode
 
-# Elements that never carry readable main content.
+# Elements that never carry readable main content. Among them a ruby annotation's
+# reading (<rt>) and its fallback parentheses (<rp>): 子<rt>こども</rt> is the word 子,
+# and read inline the reading would interleave with the text (子こども).
 NEVER_CONTENT = frozenset(
     {
         "script", "style", "noscript", "template", "link", "meta", "svg", "canvas",
         "button", "input", "select", "textarea", "option", "optgroup", "datalist",
-        "dialog", "object", "embed", "map", "head", "title", "nav", "footer",
+        "dialog", "object", "embed", "map", "head", "title", "nav", "footer", "rt", "rp",
     }
 )  # fmt: skip
 # Their lexbor tag ids: static for the tags lexbor knows, which all of these are
 # (tests/test_pipeline checks each against a parsed element; an unknown tag's id would
 # point into the throwaway document below). The pass that removes them walks the
 # elements and filters by tag id: a lexbor selector list costs about one walk of the
-# tree per selector, and the list of these 23 tags took 0.36 ms at the median dev page
+# tree per selector, and the list of these tags (23 then) took 0.36 ms at the median dev page
 # against 0.16 ms for the walk (prune_page 1.13 -> 0.94 ms). body.traverse() rather
 # than body.css("*"), which builds a list of every element first (on a hostile page of
 # a million <br>, 1.5 s and 81 MB against 0.8 s and none). Same elements in the same
