@@ -233,6 +233,26 @@ def test_reader_target_with_an_encoded_line_break_is_an_invalid_url(service: str
         assert_error(resp, 400, "INVALID_URL", False)
 
 
+def test_an_idle_keep_alive_connection_outlives_the_clients_pool_expiry(service: str) -> None:
+    # httpx reuses a pooled connection for 5 s: the server must not close it first.
+    host, port = service.removeprefix("http://").split(":")
+    request = f"GET /healthz HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
+    with socket.create_connection((host, int(port)), timeout=5) as conn:
+        for pause in (0.0, 6.0):
+            time.sleep(pause)
+            conn.sendall(request)
+            reply = b""
+            while b"\r\n\r\n" not in reply:
+                chunk = conn.recv(4096)
+                assert chunk, "the server closed the idle connection"
+                reply += chunk
+            assert reply.startswith(b"HTTP/1.1 200")
+            length = int(reply.split(b"content-length: ", 1)[1].split(b"\r\n", 1)[0])
+            body = reply.split(b"\r\n\r\n", 1)[1]
+            while len(body) < length:
+                body += conn.recv(4096)
+
+
 def test_auth_is_required_on_work_endpoints(service: str) -> None:
     for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": KEY}):
         resp = post(service, "/v1/extract", content=ARTICLE, headers=headers)

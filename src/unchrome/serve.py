@@ -492,6 +492,14 @@ def _error_handlers(app: FastAPI) -> None:
 # ----------------------------------------------------------------------------- run
 
 
+# How long an idle keep-alive connection stays open. Uvicorn's default, 5 s, is the very
+# moment httpx's pool reuses a connection (keepalive_expiry 5 s): under load a POST sent
+# on a connection the server was closing failed. This outlives the common clients' own
+# expiry (httpx 5 s, aiohttp 15 s, Go's net/http 90 s), so the client always closes
+# first. An idle connection holds a socket, not a concurrency slot.
+KEEP_ALIVE_SECONDS = 100
+
+
 def run(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -510,6 +518,7 @@ def run(
         log_level=log_level,
         access_log=False,  # ours is structured, see AccessLog
         timeout_graceful_shutdown=10,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
         server_header=False,
     )
 
