@@ -403,3 +403,71 @@ def test_access_log_is_structured(caplog: pytest.LogCaptureFixture) -> None:
         client.request("GET", "/healthz?token=secret")
     line = json.loads(caplog.records[-1].getMessage())
     assert line["path"] == "/healthz" and line["status"] == 200 and "secret" not in str(line)
+
+
+# ------------------------------------------------------------- clients that go away
+
+
+@pytest.fixture
+def logged_service(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A service of its own whose log (info level) goes to a file the test reads."""
+    port = _free_port()
+    log_path = tmp_path / "service.log"
+    src = str(Path(unchrome.__file__).resolve().parent.parent)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]),
+        "UNCHROME_API_KEY": KEY,
+    }
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "unchrome", "serve", "--host", "127.0.0.1", "--port",
+             str(port), "--log-level", "info"],
+            env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(100):
+                try:
+                    if httpx.get(base + "/healthz", timeout=0.5).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            else:
+                raise RuntimeError("service did not answer /healthz")
+            yield base, log_path
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=5)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"POST /v1/extract HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + KEY.encode() + b"\r\n"
+        b"Content-Type: text/html\r\nContent-Length: 1000\r\n\r\n<p>only part",
+        b"POST /v1/extract HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + KEY.encode() + b"\r\n"
+        b"Content-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n<p>ab\r\nZZ\r\n",
+    ],
+    ids=["disconnect mid-upload", "malformed chunked body"],
+)
+def test_a_client_that_goes_away_is_one_log_line_not_a_500(
+    logged_service: tuple[str, Path], raw: bytes
+) -> None:
+    base, log_path = logged_service
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as conn:
+        conn.sendall(raw)
+        time.sleep(0.3)
+    # The service still serves, and its log holds no traceback and no 500.
+    assert httpx.get(base + "/healthz", timeout=5).status_code == 200
+    time.sleep(0.3)
+    log = log_path.read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]
+    assert '"status": 500' not in log, log[-3000:]
+    extract_lines = [line for line in log.splitlines() if '"/v1/extract"' in line]
+    assert len(extract_lines) <= 1, extract_lines

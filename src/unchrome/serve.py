@@ -33,6 +33,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from .config import Config
 from .errors import InvalidInput, InvalidURL, UnchromeError
@@ -67,6 +68,14 @@ class Unauthorized(UnchromeError):
 
     code = "UNAUTHORIZED"
     http_status = 401
+
+
+class ClientDisconnected(UnchromeError):
+    """The client went away before its request body arrived (or sent a malformed one):
+    its own doing, answered by nobody, and logged as one access line."""
+
+    code = "CLIENT_DISCONNECTED"
+    http_status = 400
 
 
 class Overloaded(UnchromeError):
@@ -312,11 +321,16 @@ async def read_body(request: Request, limit: int) -> bytes:
         raise PayloadTooLarge(f"request body over {limit} bytes")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise PayloadTooLarge(f"request body over {limit} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise PayloadTooLarge(f"request body over {limit} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # Starlette's word for a client that hung up mid-body, or whose chunked body
+        # uvicorn could not read: not a server error, and no traceback to log.
+        raise ClientDisconnected("the client left before its request body arrived") from None
     return b"".join(chunks)
 
 
