@@ -411,6 +411,18 @@ def test_access_log_is_structured(caplog: pytest.LogCaptureFixture) -> None:
 @pytest.fixture
 def logged_service(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """A service of its own whose log (info level) goes to a file the test reads."""
+    yield from _own_service(tmp_path, {})
+
+
+@pytest.fixture
+def quick_deadline_service(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A service of its own that gives a request body one second to arrive."""
+    yield from _own_service(
+        tmp_path, {"UNCHROME_BODY_DEADLINE": "1", "UNCHROME_MAX_CONCURRENCY": "2"}
+    )
+
+
+def _own_service(tmp_path: Path, extra_env: dict[str, str]) -> Iterator[tuple[str, Path]]:
     port = _free_port()
     log_path = tmp_path / "service.log"
     src = str(Path(unchrome.__file__).resolve().parent.parent)
@@ -418,6 +430,7 @@ def logged_service(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         **os.environ,
         "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]),
         "UNCHROME_API_KEY": KEY,
+        **extra_env,
     }
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
@@ -471,3 +484,67 @@ def test_a_client_that_goes_away_is_one_log_line_not_a_500(
     assert '"status": 500' not in log, log[-3000:]
     extract_lines = [line for line in log.splitlines() if '"/v1/extract"' in line]
     assert len(extract_lines) <= 1, extract_lines
+
+
+def _stalled_upload(
+    base: str, declared: int = 50_000, sent: bytes = b"<p>the start"
+) -> socket.socket:
+    """A connection that announces a body of ``declared`` bytes and sends only ``sent``."""
+    host, port = base.removeprefix("http://").split(":")
+    conn = socket.create_connection((host, int(port)), timeout=5)
+    conn.sendall(
+        b"POST /v1/extract HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + KEY.encode()
+        + b"\r\nContent-Type: text/html\r\nContent-Length: " + str(declared).encode()
+        + b"\r\n\r\n" + sent
+    )  # fmt: skip
+    return conn
+
+
+def test_stalled_uploads_hold_no_work_slot(service: str) -> None:
+    # The service runs two requests at once; four clients announce bodies and stall.
+    stalled = [_stalled_upload(service) for _ in range(4)]
+    try:
+        time.sleep(0.3)
+        for _ in range(3):
+            resp = post(service, "/v1/extract", content=ARTICLE,
+                        headers={**AUTH, "Content-Type": "text/html"})  # fmt: skip
+            assert resp.status_code == 200, resp.text
+    finally:
+        for conn in stalled:
+            conn.close()
+
+
+def _reply(conn: socket.socket) -> bytes:
+    conn.settimeout(5)
+    reply = b""
+    while b"\r\n\r\n" not in reply or not reply.rstrip().endswith(b"}"):
+        chunk = conn.recv(4096)
+        if not chunk:
+            break
+        reply += chunk
+    return reply
+
+
+def test_a_body_that_does_not_arrive_in_time_is_a_408(
+    quick_deadline_service: tuple[str, Path],
+) -> None:
+    base, _ = quick_deadline_service
+    started = time.monotonic()
+    with _stalled_upload(base) as conn:
+        reply = _reply(conn)
+    assert reply.startswith(b"HTTP/1.1 408"), reply[:200]
+    assert b'"REQUEST_TIMEOUT"' in reply
+    assert time.monotonic() - started < 4
+    # Dripping a byte now and then does not reset the deadline: it is for the whole body.
+    with _stalled_upload(base, declared=1_000, sent=b"<") as conn:
+        for _ in range(8):
+            time.sleep(0.25)
+            try:
+                conn.sendall(b"p")
+            except OSError:
+                break
+        reply = _reply(conn)
+    assert reply.startswith(b"HTTP/1.1 408"), reply[:200]
+    # And the service still answers at once.
+    resp = post(base, "/v1/extract", content=ARTICLE, headers={**AUTH, "Content-Type": "text/html"})
+    assert resp.status_code == 200

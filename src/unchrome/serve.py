@@ -33,7 +33,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import ClientDisconnect
 
 from .config import Config
 from .errors import InvalidInput, InvalidURL, UnchromeError
@@ -78,6 +77,13 @@ class ClientDisconnected(UnchromeError):
     http_status = 400
 
 
+class BodyTimeout(UnchromeError):
+    """The request body did not arrive within the service's deadline."""
+
+    code = "REQUEST_TIMEOUT"
+    http_status = 408
+
+
 class Overloaded(UnchromeError):
     """Too many requests are being processed; retry shortly."""
 
@@ -91,6 +97,8 @@ class ServiceSettings:
     api_key: str | None = None  # UNCHROME_API_KEY: bearer token; None = no auth
     max_body_bytes: int = 5 * MiB  # UNCHROME_MAX_BODY_BYTES
     max_concurrency: int = 16  # UNCHROME_MAX_CONCURRENCY: work requests at once
+    # UNCHROME_BODY_DEADLINE: seconds a client has to send its whole request body
+    body_deadline: float = 30.0
     cors_origins: tuple[str, ...] = ()  # UNCHROME_CORS_ORIGINS: comma-separated; off
     fetch_config: FetchConfig = field(default=DEFAULT_FETCH_CONFIG)
     config: Config = field(default_factory=Config)
@@ -100,6 +108,8 @@ class ServiceSettings:
             value = getattr(self, name)
             if not isinstance(value, int) or value <= 0:
                 raise InvalidInput(f"ServiceSettings.{name} must be a positive integer")
+        if not isinstance(self.body_deadline, int | float) or self.body_deadline <= 0:
+            raise InvalidInput("ServiceSettings.body_deadline must be a positive number")
 
     @classmethod
     def from_env(cls, environ: MutableMapping[str, str] | None = None) -> ServiceSettings:
@@ -125,6 +135,12 @@ class ServiceSettings:
         except ValueError:
             raise InvalidInput("UNCHROME_ALLOW_PORTS must be comma-separated ports") from None
         deadline = env.get("UNCHROME_FETCH_DEADLINE", "").strip()
+        body_deadline = env.get("UNCHROME_BODY_DEADLINE", "").strip()
+        try:
+            upload_seconds = float(body_deadline) if body_deadline else cls.body_deadline
+        except ValueError:
+            message = f"UNCHROME_BODY_DEADLINE must be seconds, got {body_deadline!r}"
+            raise InvalidInput(message) from None
         fetch_config = FetchConfig(
             allowed_ports=DEFAULT_FETCH_CONFIG.allowed_ports | extra_ports,
             allow_addresses=items("UNCHROME_ALLOW_ADDRESSES"),
@@ -134,6 +150,7 @@ class ServiceSettings:
             api_key=env.get("UNCHROME_API_KEY") or None,
             max_body_bytes=number("UNCHROME_MAX_BODY_BYTES", cls.max_body_bytes),
             max_concurrency=number("UNCHROME_MAX_CONCURRENCY", cls.max_concurrency),
+            body_deadline=upload_seconds,
             cors_origins=items("UNCHROME_CORS_ORIGINS"),
             fetch_config=fetch_config,
         )
@@ -276,6 +293,9 @@ class AccessLog:
             )
 
 
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
 class Guard:
     """Bearer auth and the concurrency limit, for work paths only (not /healthz)."""
 
@@ -288,7 +308,17 @@ class Guard:
         if scope["type"] != "http" or not scope["path"].startswith(_WORK_PREFIXES):
             await self.app(scope, receive, send)
             return
-        refusal = self._refusal(scope)
+        refusal = self._unauthorized(scope)
+        if refusal is None and scope.get("method") in _BODY_METHODS:
+            # The body is read before a slot is taken, within a deadline: a client that
+            # announces a body and stalls (or drips it a byte at a time) holds a
+            # connection until the deadline, never one of the work slots.
+            try:
+                receive = await self._buffered(receive)
+            except UnchromeError as exc:
+                refusal = exc
+        if refusal is None and self.active >= self.settings.max_concurrency:
+            refusal = Overloaded(f"more than {self.settings.max_concurrency} requests in progress")
         if refusal is not None:
             await error_response(refusal)(scope, receive, send)
             return
@@ -298,7 +328,43 @@ class Guard:
         finally:
             self.active -= 1
 
-    def _refusal(self, scope: Scope) -> UnchromeError | None:
+    async def _buffered(self, receive: Receive) -> Receive:
+        """Read the whole request body (deadline and size limit), and return a receive
+        that hands it to the app as it came, then waits as the original does."""
+        limit = self.settings.max_body_bytes
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            with anyio.fail_after(self.settings.body_deadline):
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        # A client that hung up mid-body, or whose chunked body uvicorn
+                        # could not read: its doing, one access line, no traceback.
+                        raise ClientDisconnected("the client left before its request body arrived")
+                    size += len(message.get("body", b""))
+                    if size > limit:
+                        raise PayloadTooLarge(f"request body over {limit} bytes")
+                    chunks.append(message.get("body", b""))
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            raise BodyTimeout(
+                f"the request body did not arrive within {self.settings.body_deadline:g} s"
+            ) from None
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return replay
+
+    def _unauthorized(self, scope: Scope) -> UnchromeError | None:
         key = self.settings.api_key
         if key is not None:
             headers = dict(scope.get("headers") or [])
@@ -309,8 +375,6 @@ class Guard:
                 token.strip().encode(), key.encode()
             ):
                 return Unauthorized("missing or wrong bearer token")
-        if self.active >= self.settings.max_concurrency:
-            return Overloaded(f"more than {self.settings.max_concurrency} requests in progress")
         return None
 
 
@@ -321,16 +385,12 @@ async def read_body(request: Request, limit: int) -> bytes:
         raise PayloadTooLarge(f"request body over {limit} bytes")
     chunks: list[bytes] = []
     size = 0
-    try:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise PayloadTooLarge(f"request body over {limit} bytes")
-            chunks.append(chunk)
-    except ClientDisconnect:
-        # Starlette's word for a client that hung up mid-body, or whose chunked body
-        # uvicorn could not read: not a server error, and no traceback to log.
-        raise ClientDisconnected("the client left before its request body arrived") from None
+    # Guard has read it already, within its deadline: this reads the replayed copy.
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise PayloadTooLarge(f"request body over {limit} bytes")
+        chunks.append(chunk)
     return b"".join(chunks)
 
 
