@@ -236,21 +236,10 @@ def test_reader_target_with_an_encoded_line_break_is_an_invalid_url(service: str
 def test_an_idle_keep_alive_connection_outlives_the_clients_pool_expiry(service: str) -> None:
     # httpx reuses a pooled connection for 5 s: the server must not close it first.
     host, port = service.removeprefix("http://").split(":")
-    request = f"GET /healthz HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
     with socket.create_connection((host, int(port)), timeout=5) as conn:
         for pause in (0.0, 6.0):
             time.sleep(pause)
-            conn.sendall(request)
-            reply = b""
-            while b"\r\n\r\n" not in reply:
-                chunk = conn.recv(4096)
-                assert chunk, "the server closed the idle connection"
-                reply += chunk
-            assert reply.startswith(b"HTTP/1.1 200")
-            length = int(reply.split(b"content-length: ", 1)[1].split(b"\r\n", 1)[0])
-            body = reply.split(b"\r\n\r\n", 1)[1]
-            while len(body) < length:
-                body += conn.recv(4096)
+            assert _roundtrip(conn, host).startswith(b"HTTP/1.1 200")
 
 
 def test_auth_is_required_on_work_endpoints(service: str) -> None:
@@ -548,3 +537,50 @@ def test_a_body_that_does_not_arrive_in_time_is_a_408(
     # And the service still answers at once.
     resp = post(base, "/v1/extract", content=ARTICLE, headers={**AUTH, "Content-Type": "text/html"})
     assert resp.status_code == 200
+
+
+@pytest.fixture
+def quick_header_service(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A service of its own that gives request headers one second to arrive."""
+    yield from _own_service(tmp_path, {"UNCHROME_HEADER_DEADLINE": "1"})
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [b"", b"GET /healthz HTTP/1.1\r\nHost: x\r\n", b"G"],
+    ids=["nothing", "headers never finished", "one byte"],
+)
+def test_a_connection_without_whole_headers_is_closed(
+    quick_header_service: tuple[str, Path], sent: bytes
+) -> None:
+    base, _ = quick_header_service
+    host, port = base.removeprefix("http://").split(":")
+    started = time.monotonic()
+    with socket.create_connection((host, int(port)), timeout=5) as conn:
+        conn.sendall(sent)
+        if sent:
+            time.sleep(0.4)
+            conn.sendall(b"X-Drip: 1\r\n")  # dripping does not restart the clock
+        assert conn.recv(4096) == b"", "the server kept the connection"
+    assert time.monotonic() - started < 4
+    # A request whose headers arrive at once is served, and its connection stays open
+    # past the header deadline while idle (the keep-alive timeout governs it).
+    with socket.create_connection((host, int(port)), timeout=5) as conn:
+        for pause in (0.0, 1.5):
+            time.sleep(pause)
+            assert _roundtrip(conn, host).startswith(b"HTTP/1.1 200")
+
+
+def _roundtrip(conn: socket.socket, host: str) -> bytes:
+    """GET /healthz on an open connection; the whole response, read by its length."""
+    conn.sendall(f"GET /healthz HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+    reply = b""
+    while b"\r\n\r\n" not in reply:
+        chunk = conn.recv(4096)
+        assert chunk, "the server closed the connection"
+        reply += chunk
+    head, body = reply.split(b"\r\n\r\n", 1)
+    length = int(head.lower().split(b"content-length: ", 1)[1].split(b"\r\n", 1)[0])
+    while len(body) < length:
+        body += conn.recv(4096)
+    return reply

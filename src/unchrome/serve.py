@@ -16,6 +16,7 @@ heavy page cannot stall the event loop.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
@@ -99,6 +100,9 @@ class ServiceSettings:
     max_concurrency: int = 16  # UNCHROME_MAX_CONCURRENCY: work requests at once
     # UNCHROME_BODY_DEADLINE: seconds a client has to send its whole request body
     body_deadline: float = 30.0
+    # UNCHROME_HEADER_DEADLINE: seconds from the connection (or the last response) to
+    # the end of the next request's headers
+    header_deadline: float = 10.0
     cors_origins: tuple[str, ...] = ()  # UNCHROME_CORS_ORIGINS: comma-separated; off
     fetch_config: FetchConfig = field(default=DEFAULT_FETCH_CONFIG)
     config: Config = field(default_factory=Config)
@@ -108,8 +112,10 @@ class ServiceSettings:
             value = getattr(self, name)
             if not isinstance(value, int) or value <= 0:
                 raise InvalidInput(f"ServiceSettings.{name} must be a positive integer")
-        if not isinstance(self.body_deadline, int | float) or self.body_deadline <= 0:
-            raise InvalidInput("ServiceSettings.body_deadline must be a positive number")
+        for name in ("body_deadline", "header_deadline"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
+                raise InvalidInput(f"ServiceSettings.{name} must be a positive number")
 
     @classmethod
     def from_env(cls, environ: MutableMapping[str, str] | None = None) -> ServiceSettings:
@@ -135,12 +141,14 @@ class ServiceSettings:
         except ValueError:
             raise InvalidInput("UNCHROME_ALLOW_PORTS must be comma-separated ports") from None
         deadline = env.get("UNCHROME_FETCH_DEADLINE", "").strip()
-        body_deadline = env.get("UNCHROME_BODY_DEADLINE", "").strip()
-        try:
-            upload_seconds = float(body_deadline) if body_deadline else cls.body_deadline
-        except ValueError:
-            message = f"UNCHROME_BODY_DEADLINE must be seconds, got {body_deadline!r}"
-            raise InvalidInput(message) from None
+
+        def seconds(name: str, default: float) -> float:
+            raw = env.get(name, "").strip()
+            try:
+                return float(raw) if raw else default
+            except ValueError:
+                raise InvalidInput(f"{name} must be seconds, got {raw!r}") from None
+
         fetch_config = FetchConfig(
             allowed_ports=DEFAULT_FETCH_CONFIG.allowed_ports | extra_ports,
             allow_addresses=items("UNCHROME_ALLOW_ADDRESSES"),
@@ -150,7 +158,8 @@ class ServiceSettings:
             api_key=env.get("UNCHROME_API_KEY") or None,
             max_body_bytes=number("UNCHROME_MAX_BODY_BYTES", cls.max_body_bytes),
             max_concurrency=number("UNCHROME_MAX_CONCURRENCY", cls.max_concurrency),
-            body_deadline=upload_seconds,
+            body_deadline=seconds("UNCHROME_BODY_DEADLINE", cls.body_deadline),
+            header_deadline=seconds("UNCHROME_HEADER_DEADLINE", cls.header_deadline),
             cors_origins=items("UNCHROME_CORS_ORIGINS"),
             fetch_config=fetch_config,
         )
@@ -574,6 +583,53 @@ def _error_handlers(app: FastAPI) -> None:
 KEEP_ALIVE_SECONDS = 100
 
 
+def header_deadline_protocol(seconds: float) -> type:
+    """Uvicorn's h11 protocol, closing a connection whose request headers have not all
+    arrived ``seconds`` after it opened, or after the first byte of a request that
+    follows an idle keep-alive pause (which the keep-alive timeout bounds).
+
+    Uvicorn arms no timer before a request: a connection that sends nothing, or half a
+    request line, stays open for good, and enough of them exhaust the server's sockets
+    (its keep-alive timer runs only between requests, and any byte cancels it). A
+    client that drips its headers gains nothing: the deadline runs from the first byte.
+    """
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeaderDeadlineProtocol(H11Protocol):  # type: ignore[misc]
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.cycle is not None and not self.cycle.response_complete:
+                self._disarm()  # the request's headers are in: the body has its own deadline
+            elif self._header_timer is None:
+                self._arm()  # the first bytes of a request after an idle pause
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._header_timer = self.loop.call_later(seconds, self._headers_late)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _headers_late(self) -> None:
+            self._header_timer = None
+            if self.cycle is None or self.cycle.response_complete:
+                self.transport.close()
+
+    return HeaderDeadlineProtocol
+
+
 def run(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -585,8 +641,10 @@ def run(
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    settings = settings or ServiceSettings.from_env()
     uvicorn.run(
         create_app(settings),
+        http=header_deadline_protocol(settings.header_deadline),
         host=host,
         port=port,
         log_level=log_level,
