@@ -454,8 +454,11 @@ def _own_service(tmp_path: Path, extra_env: dict[str, str]) -> Iterator[tuple[st
         b"Content-Type: text/html\r\nContent-Length: 1000\r\n\r\n<p>only part",
         b"POST /v1/extract HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + KEY.encode() + b"\r\n"
         b"Content-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n<p>ab\r\nZZ\r\n",
+        # Refused (401) before its body is read, while h11 answers the body's 400.
+        b"POST /v1/extract HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong\r\n"
+        b"Content-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n<p>ab\r\nZZ\r\n",
     ],
-    ids=["disconnect mid-upload", "malformed chunked body"],
+    ids=["disconnect mid-upload", "malformed chunked body", "unauthenticated malformed body"],
 )
 def test_a_client_that_goes_away_is_one_log_line_not_a_500(
     logged_service: tuple[str, Path], raw: bytes
@@ -584,3 +587,26 @@ def _roundtrip(conn: socket.socket, host: str) -> bytes:
     while len(body) < length:
         body += conn.recv(4096)
     return reply
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"GET /healthz\rx HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"POST /v1/extract HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+        b"NOT HTTP AT ALL\r\n\r\n",
+    ],
+    ids=["raw CR in the target", "Content-Length: abc", "garbage"],
+)
+def test_malformed_http_is_answered_in_the_error_shape(service: str, raw: bytes) -> None:
+    host, port = service.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as conn:
+        conn.sendall(raw)
+        reply = b""
+        while chunk := conn.recv(4096):
+            reply += chunk
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400"), reply[:200]
+    assert b"application/json" in head.lower()
+    error = json.loads(body)["error"]
+    assert error["code"] == "INVALID_INPUT" and error["retryable"] is False

@@ -627,6 +627,33 @@ def header_deadline_protocol(seconds: float) -> type:
             if self.cycle is None or self.cycle.response_complete:
                 self.transport.close()
 
+        def send_400_response(self, msg: str) -> None:
+            """Malformed HTTP (a raw CR in the target, ``Content-Length: abc``), which
+            h11 refuses before any application code runs: answered in the service's
+            error shape rather than as uvicorn's plain text."""
+            import h11
+
+            body = json.dumps(
+                {"error": {"code": "INVALID_INPUT", "message": msg, "retryable": False}}
+            ).encode()
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ]
+            for event in (
+                h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                h11.Data(data=body),
+                h11.EndOfMessage(),
+            ):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
+            if self.cycle is not None:
+                # A request already handed to the app (its body was the malformed
+                # part) has been answered: what the app sends now goes nowhere, where
+                # h11 raised a LocalProtocolError into the log.
+                self.cycle.disconnected = True
+
     return HeaderDeadlineProtocol
 
 
