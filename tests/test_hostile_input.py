@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import random
 import subprocess
@@ -375,6 +377,57 @@ def test_fuzz_markup_soup_only_raise_named_errors(parts, as_bytes):
     if result is not None:
         assert isinstance(result.text, str) and isinstance(result.markdown, str)
         assert "<script" not in result.html.lower()
+
+
+# Whole documents: a title, paragraphs with entities (valid, out of range, unknown), an
+# embedded JSON payload in each of the formats the fallbacks read, in any of a few
+# encodings, declared or not.
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(
+        st.sampled_from(["@type", "@graph", "articleBody", "body", "headline", "content_elements",
+                         "type", "content", "post_stream", "posts", "cooked", "text"]),
+        inner,
+        max_size=4,
+    ),
+    max_leaves=25,
+)  # fmt: skip
+_ENTITIES = st.sampled_from(
+    ["&amp;", "&lt;p&gt;", "&#0;", "&#x110000;", "&#99999999999;", "&nbsp;", "&bogus;",
+     "&#x1F600;", "&", "&#xD800;"]
+)  # fmt: skip
+_PAYLOADS = (
+    '<script type="application/ld+json">{}</script>',
+    '<script id="__NEXT_DATA__" type="application/json">{}</script>',
+    '<script id="fusion-metadata">Fusion.globalContent={};</script>',
+    "<div class='hidden' id='data-preloaded' data-preloaded='{}'></div>",
+)
+_ENCODINGS = ("utf-8", "utf-16", "shift_jis", "windows-1252", "gb18030", "koi8-r")
+
+
+@st.composite
+def _documents(draw: st.DrawFn) -> bytes:
+    title = html.escape(draw(st.text(max_size=30)))
+    paragraphs = draw(st.lists(st.tuples(st.text(max_size=120), _ENTITIES), max_size=8))
+    body = "".join(f"<p>{html.escape(text)}{entity}</p>" for text, entity in paragraphs)
+    payload = draw(st.sampled_from(_PAYLOADS)).format(json.dumps(draw(_JSON_VALUES)))
+    encoding = draw(st.sampled_from(_ENCODINGS))
+    meta = f'<meta charset="{encoding}">' if draw(st.booleans()) else ""
+    document = f"<html><head>{meta}<title>{title}</title>{payload}</head><body>{body}</body></html>"
+    return document.encode(encoding, "replace")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_documents())
+def test_fuzz_documents_give_a_result_or_a_named_error_in_bounded_time(data):
+    started = time.perf_counter()
+    result = _extract_or_named_error(data)
+    if result is not None:
+        # All three renderings, not only the text: the HTML and Markdown are lazy.
+        assert isinstance(result.markdown, str) and isinstance(result.html, str)
+        result.to_json()
+    assert time.perf_counter() - started < 5
 
 
 # -------------------------------------------------------------------------- timeout
