@@ -256,6 +256,29 @@ def test_date_from_time_element_prefers_marked_one() -> None:
     assert md(page(body='<time datetime="2013-09-29">x</time>')).date == "2013-09-29"
 
 
+def test_date_printed_in_an_element_named_for_it() -> None:
+    # No meta tag, no <time datetime>: the date the page prints under its headline.
+    body = (
+        "<h1>Harbour ferry returns</h1><div class='post-meta'><span class='entry-date'>"
+        "Posted on November 12, 2025</span></div><p>Story.</p>"
+    )
+    assert md(page(body=body)).date == "2025-11-12"
+    # A meta tag still wins over the printed date.
+    head = '<meta property="article:published_time" content="2025-11-10">'
+    assert md(page(head=head, body=body)).date == "2025-11-10"
+
+
+def test_date_from_the_url_path_as_a_last_resort() -> None:
+    url = "https://news.example/2025/11/12/harbour-ferry-returns/"
+    assert md(page(body="<p>Story.</p>"), url).date == "2025-11-12"
+    assert md(page(body="<p>Story.</p>"), "https://news.example/2025/13/45/x").date is None
+
+
+def test_a_script_named_like_a_date_is_not_read_as_json_ld() -> None:
+    body = '<script class="post-date">{"@type": "NewsArticle", "headline": "Wrong"}</script>'
+    assert md(page(head="<title>Right title</title>", body=body)).title == "Right title"
+
+
 # --------------------------------------------------------------------------- language
 
 
@@ -360,15 +383,20 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared/data/readability"
 # Agreement measured on the 130 Readability test pages; the test allows 0.02 slack.
 # title is lower than it could be (0.977) because we also drop a recognised site name
 # from og:title ("How to Build a Terrarium | eHow"), which Readability keeps. Where
-# Readability has no date/lang but the page does (a <time datetime>, og:locale), we
-# report it, which counts as a disagreement here.
+# Readability has no lang but the page does (og:locale), we report it, which counts as
+# a disagreement here. The date is judged only on the 33 pages Readability dates: it
+# reads dates from meta tags alone, and where it has none a page may still print its
+# date (36 pages where we report one; 27 before dates were read from the page and its
+# URL, when this figure over all pages fell from 0.792 to 0.723 with no date wrong).
 MEASURED = {
     "title": 0.915,
     "byline": 0.854,
     "siteName": 0.985,
-    "publishedTime": 0.792,
+    "publishedTime": 1.0,
     "lang": 0.977,
 }
+# Fields judged only where Readability's reference has a value.
+ONLY_WHERE_REFERENCED = frozenset({"publishedTime"})
 
 _BY_PREFIX = re.compile(r"^(?:(?:posted|written)\s+)?by\b\s*[:\-]?\s*", re.IGNORECASE)
 
@@ -408,17 +436,21 @@ def test_agreement_with_readability_pages() -> None:
     if not pages:
         pytest.skip(f"Readability test pages not found under {DATA.name}/")
     hits = dict.fromkeys(FIELDS, 0)
+    judged = dict.fromkeys(FIELDS, 0)
     misses: dict[str, list[str]] = {k: [] for k in FIELDS}
     for path in pages:
         expected = json.loads((path / "expected-metadata.json").read_text(encoding="utf-8"))
         html = (path / "source.html").read_bytes().decode("utf-8", "replace")
         got = extract_metadata(LexborHTMLParser(html), "http://fakehost/test/page.html")
         for key, (attr, norm) in FIELDS.items():
+            if key in ONLY_WHERE_REFERENCED and norm(expected.get(key)) is None:
+                continue
+            judged[key] += 1
             if norm(expected.get(key)) == norm(getattr(got, attr)):
                 hits[key] += 1
             else:
                 misses[key].append(path.name)
-    rates = {key: hits[key] / len(pages) for key in FIELDS}
+    rates = {key: hits[key] / max(judged[key], 1) for key in FIELDS}
     print(f"\nmetadata agreement on {len(pages)} Readability pages:")
     for key, rate in rates.items():
         print(f"  {key:14} {rate:.3f}  misses: {', '.join(misses[key][:8])}")

@@ -26,6 +26,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from .formats import ARTICLE_TYPES
 from .urls import host as url_host
+from .urls import path as url_path
 from .urls import resolve
 
 __all__ = ["Metadata", "extract_metadata"]
@@ -590,7 +591,12 @@ def _normalise_date(value: str | None) -> str | None:
 
 
 def _pick_date(
-    marked: list[LexborNode], times: list[LexborNode], metas: dict[str, str], ld: _LD
+    marked: list[LexborNode],
+    times: list[LexborNode],
+    metas: dict[str, str],
+    ld: _LD,
+    dated: list[LexborNode],
+    url: str | None,
 ) -> str | None:
     """Publication date. ``marked``: elements flagged datePublished/pubdate; ``times``:
     ``<time datetime>`` elements, both in document order."""
@@ -635,7 +641,30 @@ def _pick_date(
         date = _normalise_date(value) if isinstance(value, str) else None
         if date:
             return date
-    return None
+    # Then a date the page prints where sites print the publication date: an element
+    # named for it ("post-date", "published", "entry-meta"), the first that holds one.
+    for node in dated[:_DATED_ELEMENTS_READ]:
+        text = _node_text(node)[:_DATED_TEXT_CHARS]
+        date = _normalise_date(text) if text else None
+        if date:
+            return date
+    # And the URL's own /2025/11/12/.
+    return _url_date(url)
+
+
+# Elements named like a publication date read for one, and how much of each: past the
+# first few, a name like "date" is a comment's or a related story's.
+_DATED_ELEMENTS_READ = 3
+_DATED_TEXT_CHARS = 120
+_URL_DATE_RE = re.compile(r"/((?:19|20)\d\d)[/-](\d{1,2})[/-](\d{1,2})(?:[/-]|$)")
+
+
+def _url_date(url: str | None) -> str | None:
+    match = _URL_DATE_RE.search(url_path(url)) if url else None
+    if match is None:
+        return None
+    y, mo, d = (int(g) for g in match.groups())
+    return f"{y:04d}-{mo:02d}-{d:02d}" if _valid_date(y, mo, d) else None
 
 
 # --------------------------------------------------------------------------- author
@@ -861,14 +890,21 @@ def extract_metadata(tree: LexborHTMLParser, url: str | None = None) -> Metadata
 # in the body, and the rels we want (canonical, image_src) live in the head.
 _SCAN_SELECTOR = (
     'meta, head link[rel][href], script[type="application/ld+json" i], base[href], title, h1,'
-    ' time[datetime], [itemprop~="datePublished" i]'
+    ' time[datetime], [itemprop~="datePublished" i], [class*="date" i], [class*="publish" i],'
+    ' [class*="posted" i]'
 )
+
+
+_DATE_CLASS = re.compile(r"date|publish|posted", re.I)
+# The tags whose matches are read by tag below; a <script class="post-date"> is no JSON-LD.
+_READ_BY_TAG = frozenset({"meta", "link", "script", "base", "title", "h1"})
 
 
 def _extract(tree: LexborHTMLParser, url: str | None) -> Metadata:
     by_tag: dict[str, list[LexborNode]] = {}
     marked: list[LexborNode] = []  # explicit datePublished / pubdate elements
     times: list[LexborNode] = []
+    dated: list[LexborNode] = []  # elements whose class names a date
     for node in tree.css(_SCAN_SELECTOR):
         tag = node.tag
         # Most matches are <meta> and <link>, whose attributes _read_meta and _read_links
@@ -879,6 +915,12 @@ def _extract(tree: LexborHTMLParser, url: str | None) -> Metadata:
                 marked.append(node)
             elif tag == "time" and attrs.get("datetime"):
                 times.append(node)
+            elif _DATE_CLASS.search(attrs.get("class") or ""):
+                dated.append(node)
+            if tag not in _READ_BY_TAG or (
+                tag == "script" and "ld+json" not in (attrs.get("type") or "").lower()
+            ):
+                continue
         by_tag.setdefault(tag, []).append(node)
     metas = _read_meta(by_tag.get("meta", ()))
     links = _read_links(by_tag.get("link", ()))
@@ -914,7 +956,7 @@ def _extract(tree: LexborHTMLParser, url: str | None) -> Metadata:
         title=title,
         site_name=site_name,
         author=_pick_author(tree, metas, ld),
-        date=_pick_date(marked, times, metas, ld),
+        date=_pick_date(marked, times, metas, ld, dated, page_url),
         description=description,
         language=_pick_language(tree, metas),
         image=image,
