@@ -360,3 +360,25 @@ def test_news_suite_prints_groups_and_the_chinese_row(tmp_path: Path, capsys) ->
 
 def test_both_suites_refuse_one_data_directory(tmp_path: Path) -> None:
     assert bench.main(["--suite", "both", "--data", str(tmp_path)]) == 2
+
+
+# ------------------------------------------------------------------------ metadata
+
+
+def test_metadata_agreement_is_per_field_over_the_pages_that_have_it(tmp_path: Path) -> None:
+    assert bench._same_metadata("title", "  Harbour  Ferry ", "harbour ferry")
+    assert bench._same_metadata("date", "2025-11-12T08:00:00+01:00", "2025-11-12")
+    assert not bench._same_metadata("date", "2025-11-13", "2025-11-12")
+    assert not bench._same_metadata("author", None, "Ada")
+    pages = [
+        bench.Page("1", "article", None, tmp_path / "1.html.gz", "", (), (),
+                   metadata={"title": "Ferry", "date": "2025-11-12"}),
+        bench.Page("2", "article", None, tmp_path / "2.html.gz", "", (), (),
+                   metadata={"title": "Bridge"}),
+    ]  # fmt: skip
+    for page_ in pages:
+        page_.html_path.write_bytes(gzip.compress(b"<p>x</p>"))
+    answers = iter([{"title": "Ferry", "date": "2025-11-12"}, {"title": "Tunnel"}])
+    table = bench.format_metadata_agreement(pages, {"sys": lambda raw, url: next(answers)})
+    row = next(line for line in table.splitlines() if line.split()[:1] == ["sys"])
+    assert row.split()[1:] == ["0.500", "-", "1.000"]  # title 1 of 2, no author, date 1 of 1

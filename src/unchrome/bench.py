@@ -39,7 +39,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -129,6 +129,8 @@ class Page:
     without_snippets: tuple[str, ...]
     lang: str | None = None  # the news set's language tag
     cjk_tokens: bool = False  # each Han or kana character a token (the news set)
+    # WCXB's hand-checked metadata: {"title", "author", "date"} where the page has one.
+    metadata: dict[str, str] = field(default_factory=dict)
 
     def read_html(self) -> bytes:
         """The captured page as raw bytes (decompressed here, outside any timed section)."""
@@ -233,6 +235,15 @@ def load_pages(
                 truth=truth["main_content"],
                 with_snippets=_clean_snippets(truth.get("with")),
                 without_snippets=_clean_snippets(truth.get("without")),
+                metadata={
+                    field_name: truth[key]
+                    for field_name, key in (
+                        ("title", "title"),
+                        ("author", "author"),
+                        ("date", "publish_date"),
+                    )
+                    if isinstance(truth.get(key), str) and truth[key].strip()
+                },
             )
         )
         if limit is not None and len(pages) >= limit:
@@ -705,6 +716,66 @@ def per_type_table(
     return headers, rows
 
 
+METADATA_FIELDS = ("title", "author", "date")
+
+
+def _same_metadata(name: str, got: str | None, truth: str) -> bool:
+    """Whether an extracted title, author or date agrees with the hand-checked one:
+    the same words (case and spacing aside), or for a date the same day."""
+    if not got:
+        return False
+    if name == "date":
+        return got.strip()[:10] == truth.strip()[:10]
+    return " ".join(got.split()).casefold() == " ".join(truth.split()).casefold()
+
+
+def unchrome_metadata(raw: bytes, url: str | None) -> dict[str, str | None]:
+    import unchrome
+
+    try:
+        result = unchrome.extract(raw, url=url)
+    except unchrome.UnchromeError:
+        return {}
+    return {"title": result.title, "author": result.author, "date": result.date}
+
+
+def trafilatura_metadata(raw: bytes, url: str | None) -> dict[str, str | None]:
+    """trafilatura's metadata (htmldate for the date), on the same decoded input."""
+    import trafilatura
+
+    decode, _ = make_decoder()
+    found = trafilatura.bare_extraction(decode(raw), url=url, with_metadata=True)
+    if found is None:
+        return {}
+    as_dict = found if isinstance(found, dict) else found.as_dict()
+    return {name: as_dict.get(name) for name in METADATA_FIELDS}
+
+
+def format_metadata_agreement(
+    pages: Sequence[Page], systems: dict[str, Callable[[bytes, str | None], dict]]
+) -> str:
+    """Share of the pages with a hand-checked title, author or date on which each
+    system agrees (``_same_metadata``)."""
+    with_truth = [p for p in pages if p.metadata]
+    found = {name: [extract(p.read_html(), p.url) for p in with_truth] for name, extract in
+             systems.items()}  # fmt: skip
+    headers = ["system", *(f"{f} ({sum(f in p.metadata for p in with_truth)})"
+                           for f in METADATA_FIELDS)]  # fmt: skip
+    rows = []
+    for name, values in found.items():
+        row = [name]
+        for field_name in METADATA_FIELDS:
+            judged = [(p, v) for p, v in zip(with_truth, values, strict=True)
+                      if field_name in p.metadata]  # fmt: skip
+            agree = sum(
+                _same_metadata(field_name, v.get(field_name), p.metadata[field_name])
+                for p, v in judged
+            )
+            row.append(f"{agree / len(judged):.3f}" if judged else "-")
+        rows.append(row)
+    return "metadata agreement with the hand-checked fields:\n" + format_table(headers, rows)
+
+
 def format_rendering_checks(pages: Sequence[Page], checks: Sequence[RenderingCheck | None]) -> str:
     """Text against Markdown, per page type: pages whose words differ by more than 2%
     and 5%, empty links, header-only tables."""
@@ -958,6 +1029,12 @@ def _run_suite(
     print()
     checks = [check_renderings(p.read_html(), p.url, p.cjk_tokens) for p in pages]
     print(format_rendering_checks(pages, checks))
+    if any(p.metadata for p in pages):
+        extractors: dict[str, Callable[[bytes, str | None], dict]] = {"unchrome": unchrome_metadata}
+        if any(s.name == "trafilatura" for s in systems):
+            extractors["trafilatura"] = trafilatura_metadata
+        print()
+        print(format_metadata_agreement(pages, extractors))
 
     for name, rs in results.items():
         crashed = [(p.file_id, r.crash) for p, r in zip(pages, rs, strict=True) if r.crash]
