@@ -77,28 +77,41 @@ def canary(upstream: LocalServer) -> Iterator[LocalServer]:
 
 @pytest.fixture(scope="module")
 def service(upstream: LocalServer, canary: LocalServer) -> Iterator[str]:
+    yield from _running_service(
+        {
+            "UNCHROME_MAX_BODY_BYTES": "100000",
+            "UNCHROME_MAX_CONCURRENCY": "2",
+            "UNCHROME_ALLOW_ADDRESSES": "127.0.0.1/32",
+            "UNCHROME_ALLOW_PORTS": str(upstream.port),
+            "UNCHROME_FETCH_DEADLINE": "5",
+        },
+        subprocess.PIPE,
+        "warning",
+    )
+
+
+def _running_service(extra_env: dict[str, str], stdout: Any, log_level: str) -> Iterator[str]:
+    """``unchrome serve`` in its own process on a free loopback port, up until the
+    generator closes; its output goes to ``stdout``."""
     port = _free_port()
     src = str(Path(unchrome.__file__).resolve().parent.parent)
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]),
         "UNCHROME_API_KEY": KEY,
-        "UNCHROME_MAX_BODY_BYTES": "100000",
-        "UNCHROME_MAX_CONCURRENCY": "2",
-        "UNCHROME_ALLOW_ADDRESSES": "127.0.0.1/32",
-        "UNCHROME_ALLOW_PORTS": str(upstream.port),
-        "UNCHROME_FETCH_DEADLINE": "5",
+        **extra_env,
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "unchrome", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "warning"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+         "--log-level", log_level],
+        env=env, stdout=stdout, stderr=subprocess.STDOUT,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(100):  # at most ~10 s to come up
             if proc.poll() is not None:
-                raise RuntimeError(f"service exited: {proc.stdout.read().decode()[-2000:]}")  # type: ignore[union-attr]
+                said = proc.stdout.read().decode()[-2000:] if proc.stdout else ""
+                raise RuntimeError(f"service exited: {said}")
             try:
                 if httpx.get(base + "/healthz", timeout=0.5).status_code == 200:
                     break
@@ -412,39 +425,10 @@ def quick_deadline_service(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 
 def _own_service(tmp_path: Path, extra_env: dict[str, str]) -> Iterator[tuple[str, Path]]:
-    port = _free_port()
     log_path = tmp_path / "service.log"
-    src = str(Path(unchrome.__file__).resolve().parent.parent)
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]),
-        "UNCHROME_API_KEY": KEY,
-        **extra_env,
-    }
     with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "unchrome", "serve", "--host", "127.0.0.1", "--port",
-             str(port), "--log-level", "info"],
-            env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(100):
-                try:
-                    if httpx.get(base + "/healthz", timeout=0.5).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
-            else:
-                raise RuntimeError("service did not answer /healthz")
+        for base in _running_service(extra_env, log, "info"):
             yield base, log_path
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=5)
 
 
 @pytest.mark.parametrize(

@@ -20,12 +20,12 @@ __all__ = [
 ]
 
 
-def parse(text: str, *, guarded: bool = False) -> LexborHTMLParser:
-    """Parse ``text`` into a tree. No stage walks it recursively: segment reads an
-    element nested past ``Config.max_depth`` whole, and so does the HTML rendering.
-    ``guarded=True`` says the caller already ran ``guard_markup`` on ``text``.
+def parse(text: str) -> LexborHTMLParser:
+    """Parse ``text`` (its markup guarded first) into a tree. No stage walks it
+    recursively: segment reads an element nested past ``Config.max_depth`` whole, and
+    so does the HTML rendering.
     """
-    text = text if guarded else guard_markup(text)
+    text = guard_markup(text)
     tree = LexborHTMLParser(text)
     if _swallowed_by_noscript(tree):
         tree = LexborHTMLParser(drop_broken_noscript_bodies(text))

@@ -252,7 +252,7 @@ EMPTY_VOCABULARY = Vocabulary()
 
 def segment(
     root: LexborNode,
-    vocab: Vocabulary | None = EMPTY_VOCABULARY,
+    vocab: Vocabulary = EMPTY_VOCABULARY,
     *,
     include_tables: bool = True,
     max_depth: int = 1 << 30,
@@ -263,14 +263,13 @@ def segment(
     The walk keeps an explicit stack and is the depth guard of the pipeline: an element
     at ``max_depth`` is read as plain text, one block node. ``marks`` maps element
     ``mem_id``s to FLAG_* bits that every block inside the element carries (comment
-    sections, the caller's selector). With ``vocab=None`` no element's class and id are
-    read.
+    sections, the caller's selector).
     """
     seg = Segmentation()
     blocks = seg.blocks
     nodes, tags, parents, chrome = seg.nodes, seg.tags, seg.parents, seg.chrome
-    tag_bits = vocab.tag_bits if vocab is not None else {}
-    names_of = vocab.names if vocab is not None else None
+    tag_bits = vocab.tag_bits
+    names_of = vocab.names
     buf: list[str] = []
     buf_nodes: list[LexborNode] = []
     # Bound once: buf_nodes is a closure cell (flush reads it), and the walk appends to
@@ -285,19 +284,18 @@ def segment(
         """Register a block element; return (its id, its own mask)."""
         mask = tag_bits.get(tag, 0)
         named_chrome = False
-        if names_of is not None:
-            # attrs.get looks one attribute up in C, no dict of all attributes, but a
-            # missing one costs a KeyError raised and caught inside it (1.0 us instead
-            # of 0.15): a fifth of the block elements have no attribute at all, which
-            # the count says in one C call.
-            attrs = node.attrs
-            cls = ident = None
-            if len(attrs):
-                cls = attrs.get("class")
-                ident = node.id
-            if cls or ident:
-                words, named_chrome = names_of(f"{cls or ''} {ident or ''}")
-                mask |= words
+        # attrs.get looks one attribute up in C, no dict of all attributes, but a
+        # missing one costs a KeyError raised and caught inside it (1.0 us instead of
+        # 0.15): a fifth of the block elements have no attribute at all, which the
+        # count says in one C call.
+        attrs = node.attrs
+        cls = ident = None
+        if len(attrs):
+            cls = attrs.get("class")
+            ident = node.id
+        if cls or ident:
+            words, named_chrome = names_of(f"{cls or ''} {ident or ''}")
+            mask |= words
         nodes.append(node)
         tags.append(tag)
         parents.append(parent)

@@ -323,7 +323,7 @@ class Guard:
             # announces a body and stalls (or drips it a byte at a time) holds a
             # connection until the deadline, never one of the work slots.
             try:
-                receive = await self._buffered(receive)
+                receive = await self._buffered(scope, receive)
             except UnchromeError as exc:
                 refusal = exc
         if refusal is None and self.active >= self.settings.max_concurrency:
@@ -337,10 +337,14 @@ class Guard:
         finally:
             self.active -= 1
 
-    async def _buffered(self, receive: Receive) -> Receive:
+    async def _buffered(self, scope: Scope, receive: Receive) -> Receive:
         """Read the whole request body (deadline and size limit), and return a receive
         that hands it to the app as it came, then waits as the original does."""
+        headers = dict(scope.get("headers") or [])
         limit = self.settings.max_body_bytes
+        declared = headers.get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > limit:
+            raise PayloadTooLarge(f"request body over {limit} bytes")
         chunks: list[bytes] = []
         size = 0
         try:
@@ -385,22 +389,6 @@ class Guard:
             ):
                 return Unauthorized("missing or wrong bearer token")
         return None
-
-
-async def read_body(request: Request, limit: int) -> bytes:
-    """The request body, refused past ``limit`` bytes whatever Content-Length says."""
-    declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > limit:
-        raise PayloadTooLarge(f"request body over {limit} bytes")
-    chunks: list[bytes] = []
-    size = 0
-    # Guard has read it already, within its deadline: this reads the replayed copy.
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise PayloadTooLarge(f"request body over {limit} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _config(base: Config, target: str | None, remove: str | None) -> Config:
@@ -470,7 +458,7 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
         openapi_extra={"requestBody": read_schema},
     )
     async def read_endpoint(request: Request) -> JSONResponse:
-        body = await read_body(request, settings.max_body_bytes)
+        body = await request.body()  # read by Guard, within its deadline and limit
         req = _parse(ReadRequest, body)
         config = _config(settings.config, req.target_selector, req.remove_selector)
         result = await aread(req.url, config=config, fetch_config=settings.fetch_config)
@@ -482,7 +470,7 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
     async def extract_endpoint(
         request: Request, url: str | None = None, format: Format = "markdown"
     ) -> JSONResponse:
-        body = await read_body(request, settings.max_body_bytes)
+        body = await request.body()  # read by Guard, within its deadline and limit
         content_type = request.headers.get("content-type", "")
         if content_type.split(";")[0].strip().lower() == "application/json":
             req = _parse(ExtractRequest, body)

@@ -175,37 +175,22 @@ class WarcReader:
             record.consume()  # type: ignore[attr-defined]
             return None
         expected = record.content_length  # type: ignore[attr-defined]
+
+        def unreadable(reason: str) -> Page:
+            return Page(
+                b"", source, url, content_type, record_id, date, offset, status,
+                InvalidInput.code, reason,
+            )  # fmt: skip
+
         try:
             payload = record.reader.read(self.max_payload_bytes + 1)  # type: ignore[attr-defined]
         except OSError as exc:  # a payload whose Content-Encoding does not decode
-            return Page(
-                b"",
-                source,
-                url,
-                content_type,
-                record_id,
-                date,
-                offset,
-                status,
-                InvalidInput.code,
-                f"unreadable payload: {exc}",
-            )
+            return unreadable(f"unreadable payload: {exc}")
         if not content_type and not sniff_html(payload):
             self.skipped["non_html"] += 1
             return None
         if len(payload) < min(expected, self.max_payload_bytes + 1) and not _decoded(record):
-            return Page(
-                b"",
-                source,
-                url,
-                content_type,
-                record_id,
-                date,
-                offset,
-                status,
-                InvalidInput.code,
-                f"truncated record: {len(payload)} of {expected} payload bytes",
-            )
+            return unreadable(f"truncated record: {len(payload)} of {expected} payload bytes")
         return Page(payload, source, url, content_type, record_id, date, offset, status)
 
 
