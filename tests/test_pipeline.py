@@ -546,6 +546,27 @@ def test_article_about_cloudflare_is_not_a_bot_wall():
     assert quote in result.text
 
 
+def test_short_post_whose_comment_mentions_a_wall_is_not_refused():
+    # A real post of about 1,300 characters whose last paragraph, a reader's reply,
+    # says "access denied": the phrase is somebody's words, not the page.
+    paragraphs = (*STORY, *OTHER)
+    comment = "I tried the link from work and got access denied, but it works from home."
+    html = page(
+        f"<article><h1>Fixing my router</h1>{story_html(paragraphs)}<p>{comment}</p></article>",
+        head="<title>Fixing my router</title>",
+    )
+    result = unchrome.extract(html)
+    assert 1_000 < len(result.text) < 2_000
+    assert comment in result.text
+
+
+def test_wall_behind_a_site_header_is_still_refused():
+    header = "<div>Example Media Group · News · Sport · Culture · Weather</div>"
+    body = "<h1>Access denied</h1><p>You don't have permission to access this server.</p>"
+    with pytest.raises(BlockedBySite):
+        unchrome.extract(page(header + body, head="<title>example.com</title>"))
+
+
 @pytest.mark.parametrize(
     "body",
     [

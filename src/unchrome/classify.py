@@ -43,6 +43,13 @@ NOT_FOUND_MAX_CHARS = 1_500
 # A bare "404" is too common in prose to count except in the title or in a text
 # this short (a typical "404 / Go home" screen).
 BARE_404_MAX_CHARS = 300
+# A wall is the page: its phrase is its headline, in the title or at the top of its
+# text ("Sorry, you have been blocked", then the help text). A phrase further down a
+# short page is someone's words about a wall: a 1,300-character blog post whose one
+# reader comment said "access denied" was refused as a wall. Challenge and dead-page
+# screens put the phrase within their first 200 characters even behind a site name
+# or a logo's alt text; this leaves room for a longer header.
+SCREEN_LEAD_CHARS = 400
 
 # --------------------------------------------------------------------------- phrases
 # Phrases are written as sites show them, lower case, with straight apostrophes and
@@ -595,7 +602,8 @@ def classify_block(title: str | None, text: str) -> None:
     text. Raises ``BlockedBySite`` for challenges and access refusals (checked
     first: a challenge page that also says "404" is still a wall) and
     ``PageNotFound`` for "page not found" / "post deleted" screens. Both only fire
-    under the length caps, so long articles quoting such phrases pass.
+    under the length caps, and a phrase in the text only counts at its top
+    (``SCREEN_LEAD_CHARS``), so articles and posts quoting such phrases pass.
     """
     # Lengths are measured on the text as given (the extractor's output is already
     # tidy), so the common case, a real article, returns before any other work.
@@ -605,7 +613,8 @@ def classify_block(title: str | None, text: str) -> None:
     body = _normalise(text) if text else ""
     head = _normalise(title) if title else ""
 
-    found = _BOT_WALL_RE.search(head) or _BOT_WALL_RE.search(body)
+    lead = body[: SCREEN_LEAD_CHARS + 1]
+    found = _BOT_WALL_RE.search(head) or _BOT_WALL_RE.search(lead)
     matched = found.group(0) if found else None
     if matched is None and head:
         matched = _title_segment_match(_BOT_WALL_TITLE_RE, head)
@@ -616,7 +625,7 @@ def classify_block(title: str | None, text: str) -> None:
 
     if length > NOT_FOUND_MAX_CHARS:
         return
-    found = _NOT_FOUND_RE.search(head) or _NOT_FOUND_RE.search(body)
+    found = _NOT_FOUND_RE.search(head) or _NOT_FOUND_RE.search(lead)
     if found is None and head:
         found = _BARE_404_RE.search(head)
     if found is None and length < BARE_404_MAX_CHARS:
