@@ -197,6 +197,24 @@ def test_json_ld_article_body_when_dom_is_empty():
     assert paragraphs_of(result.html) == [body]
 
 
+def test_next_data_story_replaces_a_cut_teaser():
+    # A Next.js news app renders a teaser cut with "..." and keeps the story, one
+    # paragraph a line, under its props' "desc".
+    teaser = STORY[0][:90] + "..."
+    props = {
+        "props": {"pageProps": {"newsItems": {"title": "Library", "desc": "\n\n".join(STORY)}}}
+    }
+    html = page(
+        f'<div class="newsDetail"><h1>Library stays open</h1><p>{teaser}</p></div>'
+        f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(props)}</script>',
+        head="<title>Library stays open</title>",
+    )
+    result = unchrome.extract(html)
+    for paragraph in STORY:
+        assert paragraph in result.text
+        assert paragraph in result.markdown
+
+
 def test_og_description_when_dom_and_json_are_empty():
     desc = "The council voted to keep the public library open on Sundays after a petition."
     html = page(
