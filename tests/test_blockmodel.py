@@ -198,6 +198,83 @@ def test_decide_trusts_the_model_when_it_is_sure_of_part_of_the_selection():
     assert outside.tolist() == [True, True, True, False]
 
 
+def test_decide_with_a_favor_shift_keeps_a_subset_or_a_superset():
+    probs = np.array([0.9, 0.55, 0.7, 0.45, 0.75, 0.5])
+    region = np.array([True, True, True, True, False, False])
+    chars = np.full(6, 100.0)
+    balanced = decide(probs, region, chars, drop_below=0.6, add_above=0.6)
+    precise = decide(probs, region, chars, drop_below=0.6, add_above=0.6, shift=0.2)
+    recalled = decide(probs, region, chars, drop_below=0.6, add_above=0.6, shift=-0.2)
+    assert balanced.tolist() == [True, False, True, False, True, False]
+    assert precise.tolist() == [True, False, False, False, False, False]
+    assert recalled.tolist() == [True, True, True, True, True, True]
+
+
+# --------------------------------------------------------------------- story end
+
+
+def block(text: str, kind: str = "p", linked: bool = False) -> segment.Block:
+    return segment.Block(kind, text, -1, len(text) if linked else 0, 0, 0, 0)
+
+
+TEASERS = [
+    "Rail strike called off after a late offer",
+    "Ten new homes for the old mill site",
+    "Harbour wall repairs to start in June",
+]
+
+
+def test_story_end_cuts_teasers_and_their_heading_after_the_story():
+    blocks = [
+        *(block(p) for p in STORY[:3]),
+        block("(END)"),
+        block("More from the city", kind="h2"),
+        *(block(t, kind="h3", linked=True) for t in TEASERS),
+        block("A one-line summary of the rail strike teaser, which ends a sentence."),
+    ]
+    keep = blockmodel.story_end(blocks, np.ones(len(blocks), dtype=bool))
+    kept = [b.text for b, k in zip(blocks, keep, strict=True) if k]
+    # The story and its sign-off stay; the heading and every card after it go.
+    assert kept == [*STORY[:3], "(END)"]
+
+
+def test_story_end_leaves_what_the_model_is_sure_of():
+    blocks = [*(block(p) for p in STORY[:3]), *(block(t, kind="h3", linked=True) for t in TEASERS)]
+    keep = np.ones(len(blocks), dtype=bool)
+    probs = np.array([0.9, 0.9, 0.9, 0.95, 0.2, 0.5])
+    kept = blockmodel.story_end(blocks, keep, probs)
+    assert kept.tolist() == [True, True, True, True, False, False]
+
+
+def test_story_end_leaves_a_listing_with_one_paragraph_of_introduction():
+    blocks = [block(STORY[0]), *(block(t, kind="li", linked=True) for t in TEASERS * 4)]
+    keep = np.ones(len(blocks), dtype=bool)
+    assert blockmodel.story_end(blocks, keep).all()
+
+
+def test_story_end_leaves_links_inside_the_story_and_a_story_without_teasers():
+    inside = [block(STORY[0]), block(TEASERS[0], linked=True), *(block(p) for p in STORY[1:4])]
+    keep = np.ones(len(inside), dtype=bool)
+    assert blockmodel.story_end(inside, keep).all()
+    plain = [*(block(p) for p in STORY[:4]), block("Photo: the reading room", kind="figcaption")]
+    assert blockmodel.story_end(plain, np.ones(len(plain), dtype=bool)).all()
+
+
+def test_an_article_page_ends_with_its_story_not_with_the_ranking_under_it():
+    ranking = "".join(f'<li><a href="/news/{i}">{t}</a></li>' for i, t in enumerate(TEASERS * 3))
+    html = (
+        "<html><head><title>Library opens on Sundays</title>"
+        '<meta property="og:type" content="article"></head><body>'
+        "<div class='page'><h1>Library opens on Sundays</h1>"
+        + "".join(f"<p>{p}</p>" for p in STORY[:4])
+        + f"<h2>Most read</h2><ol>{ranking}</ol></div></body></html>"
+    )
+    text = unchrome.extract(html, url="https://news.example/2026/12/library").text
+    assert STORY[3] in text
+    assert "Most read" not in text
+    assert not any(t in text for t in TEASERS)
+
+
 def test_expected_f1_is_the_best_over_every_set_of_blocks():
     # The best set is always the blocks above some probability, whatever their sizes:
     # the prefix search must find the optimum of a search over all subsets.

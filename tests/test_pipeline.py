@@ -957,6 +957,15 @@ def test_a_discussion_url_brings_the_comments_back_as_content():
     assert "Reply 5: this could help people" in thread.text
     story = unchrome.extract(html, url="https://news.example/2026/03/hair-follicles/")
     assert "Reply 5" not in story.text
+    # Forum software's own URL shapes say the same (vBulletin, phpBB, Discuz!, MyBB).
+    for url in (
+        "https://board.example/forum/science/1586800-hair-follicles",
+        "https://board.example/viewtopic.php?t=2322",
+        "https://bbs.example/forum.php?mod=viewthread&tid=38733",
+        "https://board.example/showthread.php?tid=77",
+        "https://board.example/topic/2322-hair-follicles",
+    ):
+        assert "Reply 5: this could help people" in unchrome.extract(html, url=url).text, url
 
 
 @pytest.mark.parametrize("tag", sorted(prune.NEVER_CONTENT - {"head", "title"}))

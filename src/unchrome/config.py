@@ -9,6 +9,9 @@ from .errors import InvalidInput
 
 MiB = 1024 * 1024
 
+Favor = Literal["precision", "balanced", "recall"]
+FAVORS: tuple[str, ...] = ("precision", "balanced", "recall")
+
 
 @runtime_checkable
 class Scorer(Protocol):
@@ -50,6 +53,11 @@ class Config:
     include_tables: bool = True
     include_images: bool = True
     include_links: bool = True
+    # Which error to prefer when the block model is unsure: "precision" leaves out
+    # doubtful blocks (less chrome, some content lost), "recall" keeps them. Like
+    # trafilatura's favor_precision / favor_recall; ignored when the caller chooses
+    # the content (a selector, a scorer, the whole page).
+    favor: Favor = "balanced"
     scorer: Scorer | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -70,6 +78,10 @@ class Config:
         if self.table_format not in ("markdown", "html"):
             raise InvalidInput(
                 f"Config.table_format must be 'markdown' or 'html', got {self.table_format!r}"
+            )
+        if self.favor not in FAVORS:
+            raise InvalidInput(
+                f"Config.favor must be one of {', '.join(FAVORS)}, got {self.favor!r}"
             )
         if self.encoding is not None:
             import codecs

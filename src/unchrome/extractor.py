@@ -17,9 +17,10 @@ from functools import partial
 from html import escape
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from . import blockmodel, classify, fallbacks, feed, metadata, prune, render, score, segment, select
-from .config import DEFAULT_CONFIG, Config
+from .config import DEFAULT_CONFIG, Config, Favor
 from .decode import decode
 from .errors import (
     ExtractFailed,
@@ -34,7 +35,6 @@ from .parse import LexborHTMLParser, parse
 from .result import Rendering, Result
 from .segment import FLAG_COMMENT, FLAG_SELECTED, FLAG_SHORT, Segmentation, Vocabulary
 from .select import Content
-from .urls import path as url_path
 from .urls import resolve
 
 # Magic numbers of formats that are surely not HTML: answering them with a clear
@@ -321,14 +321,19 @@ class Extractor:
         is a discussion: forums and Q&A pages keep their posts in elements named
         "comment", and when the page without them has little left, or says it is a
         discussion, the comments are the content."""
-        content, seen = self._choose(seg, meta, url, model, exclude=FLAG_COMMENT)
+        favor = self.config.favor
+        content, seen = self._choose(seg, meta, url, model, favor, exclude=FLAG_COMMENT)
         text = self._text(content)
-        if pruned.comment_sections and (
-            _is_discussion(meta.json_ld)
-            or _discussion_url(url)
-            or (len(text) < COMMENTS_RETRY_CHARS and not _is_product(meta))
-        ):
-            retry, retry_seen = self._choose(seg, meta, url, model, exclude=0)
+        if not pruned.comment_sections:
+            return content, text, seen
+        short = len(text) < COMMENTS_RETRY_CHARS and not _is_product(meta)
+        if short and favor != "balanced" and model is not None:
+            # Whether the page is short without its comments is the balanced
+            # selection's call: Config.favor moves thresholds, not the page's kind.
+            balanced, _ = self._choose(seg, meta, url, model, "balanced", exclude=FLAG_COMMENT)
+            short = len(self._text(balanced)) < COMMENTS_RETRY_CHARS
+        if _is_discussion(meta.json_ld) or _discussion_url(url) or short:
+            retry, retry_seen = self._choose(seg, meta, url, model, favor, exclude=0)
             retry_text = self._text(retry)
             if len(retry_text) > len(text):
                 return retry, retry_text, retry_seen
@@ -340,6 +345,7 @@ class Extractor:
         meta: metadata.Metadata,
         url: str | None,
         model: blockmodel.BlockModel | None,
+        favor: Favor,
         *,
         exclude: int,
     ) -> tuple[Content, _Seen | None]:
@@ -361,7 +367,7 @@ class Extractor:
             ld_types={t for item in meta.json_ld for t in metadata.ld_types(item)},
         )
         if model is not None:
-            view_keep = model.keep(view, agg, sel, ctx)
+            view_keep = model.keep(view, agg, sel, ctx, favor)
         else:
             # The density selection less its link lists: a caller's scorer, or no model.
             view_keep = sel.in_root & ~sel.noise
@@ -523,11 +529,20 @@ def _is_discussion(json_ld: list[dict[str, Any]]) -> bool:
 # elements and the page outside them is long. On the WCXB dev pages 35 forum URLs say
 # so; one, whose sidebar rules outweighed the 600 characters that trigger the retry,
 # went 0.09 -> 0.42 (forum 0.833 -> 0.836), no other page changed.
-_DISCUSSION_PATH = re.compile(r"/(?:comments|threads?|discussions?)/", re.I)
+_DISCUSSION_PATH = re.compile(
+    r"/(?:comments|threads?|discussions?|forums?|topics?)/|(?:view|show)(?:thread|topic)\b", re.I
+)
 
 
 def _discussion_url(url: str | None) -> bool:
-    return _DISCUSSION_PATH.search(url_path(url)) is not None
+    """Whether the URL's path or query names a discussion (see _DISCUSSION_PATH)."""
+    if not url:
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return _DISCUSSION_PATH.search(f"{parts.path}?{parts.query}") is not None
 
 
 def _is_json(text: str) -> bool:
