@@ -121,6 +121,17 @@ def test_invalid_css_selector_is_a_usage_error_naming_it(
     assert "'div[[[' is not a valid CSS selector" in capsys.readouterr().err
 
 
+def test_favor_is_an_option_with_three_choices(
+    article: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(article), "-f", "text", "--favor", "precision"]) == 0
+    assert capsys.readouterr().out.strip()
+    with pytest.raises(SystemExit) as info:
+        main([str(article), "--favor", "everything"])
+    assert info.value.code == 2
+    assert "--favor" in capsys.readouterr().err
+
+
 def test_every_named_error_has_its_own_exit_code() -> None:
     codes = {cls.code: EXIT_CODES.get(cls.code) for cls in ALL_ERRORS}
     assert all(v is not None and v not in (0, 1, 2) for v in codes.values()), codes

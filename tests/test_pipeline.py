@@ -491,6 +491,8 @@ def test_scorer_without_the_protocol_is_rejected(scorer):
         {"encoding": "no-such-codec"},
         {"include_selector": "   "},
         {"max_input_bytes": True},
+        {"favor": "everything"},
+        {"favor": None},
     ],
 )
 def test_bad_config_values_raise_invalid_input(kwargs):

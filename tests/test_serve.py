@@ -226,6 +226,20 @@ def test_invalid_css_selectors_are_the_callers_mistake(service: str) -> None:
         assert_error(post(service, "/v1/read", json=read), 400, "INVALID_INPUT", False)
 
 
+def test_favor_is_taken_from_a_field_or_a_header_and_checked(service: str) -> None:
+    body = {"html": ARTICLE.decode(), "favor": "precision", "format": "text"}
+    resp = post(service, "/v1/extract", json=body)
+    assert resp.status_code == 200
+    assert resp.json()["text"]
+    raw = post(service, "/v1/extract", content=ARTICLE,
+               headers={**AUTH, "Content-Type": "text/html", "X-Favor": "Recall"})  # fmt: skip
+    assert raw.status_code == 200
+    bad = post(service, "/v1/extract", json={**body, "favor": "everything"})
+    assert_error(bad, 400, "INVALID_INPUT", False)
+    resp = httpx.get(service + "/r/https://example.com/", headers={**AUTH, "X-Favor": "most"})
+    assert_error(resp, 400, "INVALID_INPUT", False)
+
+
 @pytest.mark.parametrize(
     "url",
     ["https://example.com/a\r\nSet-Cookie: x=1", "javascript:alert(1)", "data:text/html,hi",

@@ -8,6 +8,7 @@ Run as ``python -m unchrome.bench``::
     python -m unchrome.bench --vs trafilatura       # same pages, same process, side by side
     python -m unchrome.bench --suite news --vs trafilatura   # the news set, per group
     python -m unchrome.bench --suite both --vs trafilatura   # one suite after the other
+    python -m unchrome.bench --suite both --vs trafilatura --favor precision  # both sides
     python -m unchrome.bench --limit 100 --types article,forum --worst 10
     python -m unchrome.bench --vs trafilatura --json dev-pages.json --markdown
 
@@ -328,15 +329,18 @@ def make_decoder() -> tuple[Callable[[bytes], str], str]:
     return unchrome_decode, "unchrome.decode"
 
 
-def unchrome_system() -> System:
+def unchrome_system(favor: str = "balanced") -> System:
     """unchrome's public entry point on raw bytes (its decoding is inside the timing)."""
     import unchrome
 
+    extractor = unchrome.Extractor(unchrome.Config(favor=favor))  # type: ignore[arg-type]
+
     def run(raw: bytes, url: str | None) -> str:
-        return unchrome.extract(raw, url=url).text
+        return extractor.extract(raw, url=url).text
 
     version = getattr(unchrome, "__version__", "?")
-    return System("unchrome", run, (unchrome.UnchromeError,), note=f"unchrome {version}")
+    note = f"unchrome {version}" + (f", favor={favor}" if favor != "balanced" else "")
+    return System("unchrome", run, (unchrome.UnchromeError,), note=note)
 
 
 # Markdown reduced to the words a reader sees: an image is a picture (its alt text is
@@ -394,13 +398,15 @@ def header_only_tables(markdown: str) -> int:
     return count
 
 
-def unchrome_markdown_system() -> System:
+def unchrome_markdown_system(favor: str = "balanced") -> System:
     """unchrome's Markdown, what the CLI and ``/r/`` give by default, scored as the
     words a reader sees (:func:`markdown_words`); timed from raw bytes to Markdown."""
     import unchrome
 
+    extractor = unchrome.Extractor(unchrome.Config(favor=favor))  # type: ignore[arg-type]
+
     def run(raw: bytes, url: str | None) -> str:
-        return markdown_words(unchrome.extract(raw, url=url).markdown)
+        return markdown_words(extractor.extract(raw, url=url).markdown)
 
     return System("unchrome md", run, (unchrome.UnchromeError,), note="Markdown, as users get it")
 
@@ -464,20 +470,23 @@ def markdown_body(markdown: str, text: str) -> str:
     return markdown
 
 
-def trafilatura_system() -> System | None:
-    """trafilatura with default settings on the decoded page, or None if not installed."""
+def trafilatura_system(favor: str = "balanced") -> System | None:
+    """trafilatura on the decoded page, or None if not installed: default settings, or
+    with ``favor`` its ``favor_precision`` / ``favor_recall``."""
     try:
         import trafilatura
     except ImportError:
         return None
     decode, how = make_decoder()
+    options = {"favor_precision": favor == "precision", "favor_recall": favor == "recall"}
 
     def run(raw: bytes, url: str | None) -> str:
         # Decoding is timed too, mirroring unchrome which starts from bytes.
-        return trafilatura.extract(decode(raw), favor_precision=False) or ""
+        return trafilatura.extract(decode(raw), **options) or ""
 
     version = getattr(trafilatura, "__version__", "?")
-    return System("trafilatura", run, (), note=f"trafilatura {version}, input via {how}")
+    chosen = f", favor_{favor}=True" if favor != "balanced" else ""
+    return System("trafilatura", run, (), note=f"trafilatura {version}{chosen}, input via {how}")
 
 
 # --------------------------------------------------------------------------- running
@@ -916,6 +925,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--vs", choices=["trafilatura"], help="also run this system on the same pages"
     )
+    parser.add_argument(
+        "--favor",
+        choices=["balanced", "precision", "recall"],
+        default="balanced",
+        help="unchrome's Config.favor, and trafilatura's favor_precision / favor_recall",
+    )
     parser.add_argument("--json", type=Path, metavar="OUT", help="write per-page results here")
     parser.add_argument(
         "--worst", type=_positive_int, metavar="N", help="list unchrome's N lowest-F1 pages"
@@ -969,12 +984,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         loaded.append((suite, data_dir, pages, skipped))
 
     try:
-        systems = [unchrome_system(), unchrome_markdown_system()]
+        systems = [unchrome_system(args.favor), unchrome_markdown_system(args.favor)]
     except ImportError as exc:
         print(f"bench: unchrome.extract is not importable: {exc}", file=sys.stderr)
         return 2
     if args.vs == "trafilatura":
-        other = trafilatura_system()
+        other = trafilatura_system(args.favor)
         if other is None:
             print("bench: trafilatura is not installed; running unchrome only", file=sys.stderr)
         else:

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from .config import Config
+from .config import FAVORS, Config
 from .errors import FileAccessError, InvalidInput, UnchromeError
 from .fetch import DEFAULT_FETCH_CONFIG, FetchConfig, read
 from .result import Result
@@ -225,6 +225,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--target-selector", metavar="CSS", help="take the content from here")
     p.add_argument("--remove-selector", metavar="CSS", help="drop these elements")
     p.add_argument(
+        "--favor",
+        choices=FAVORS,
+        default="balanced",
+        help="leave doubtful blocks out (precision) or keep them (recall); default balanced",
+    )
+    p.add_argument(
         "--timeout",
         type=float,
         default=DEFAULT_FETCH_CONFIG.deadline,
@@ -295,7 +301,9 @@ def _run(argv: list[str]) -> int:
         parser.error("--jobs must be at least 1")
     try:
         config = Config(
-            include_selector=opts.target_selector, exclude_selector=opts.remove_selector
+            include_selector=opts.target_selector,
+            exclude_selector=opts.remove_selector,
+            favor=opts.favor,
         )
         fetch_config = FetchConfig(
             allowed_ports=DEFAULT_FETCH_CONFIG.allowed_ports | set(opts.allow_port),

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .batch import CONTENT_FORMATS, DEADLINE_GRACE, OK, ExtractionPool, Row, UnchromeWorker
-from .config import Config
+from .config import FAVORS, Config
 from .errors import FileAccessError, InvalidInput, UnchromeError
 from .sink import SINK_FORMATS, open_sink, sink_format
 from .warc import Page, WarcReader, is_url, is_warc_path, read_html_files
@@ -74,6 +74,12 @@ def parser() -> argparse.ArgumentParser:
         help="seconds per record before it fails with TIMEOUT (default 30)",
     )
     p.add_argument(
+        "--favor",
+        choices=FAVORS,
+        default="balanced",
+        help="leave doubtful blocks out (precision) or keep them (recall); default balanced",
+    )
+    p.add_argument(
         "--max-memory",
         type=int,
         default=2048,
@@ -101,7 +107,7 @@ def main(argv: Sequence[str]) -> int:
     if opts.address and opts.engine != "ray":
         p.error("--address needs --engine ray")
     try:
-        config = Config(timeout=opts.timeout)
+        config = Config(timeout=opts.timeout, favor=opts.favor)
         out_format = sink_format(opts.out, opts.output_format)
         if out_format == "parquet" and opts.out == "-":
             raise InvalidInput("Parquet cannot be written to standard output: give --out FILE")

@@ -1,10 +1,14 @@
 """The HTTP service: ``unchrome serve`` (FastAPI on uvicorn).
 
 Endpoints
-    POST /v1/read      {"url", "format", "target_selector", "remove_selector"} -> JSON
+    POST /v1/read      {"url", "format", "target_selector", "remove_selector", "favor"}
     POST /v1/extract   HTML as the raw body (?url=&format=) or JSON {"html", "url", "format"}
     GET  /r/<url>      Markdown as text/plain (or JSON with ``Accept: application/json``)
     GET  /healthz      liveness
+
+Raw-body and ``/r/`` requests take their options as headers: ``X-Return-Format``,
+``X-Target-Selector``, ``X-Remove-Selector`` and ``X-Favor`` (precision, balanced or
+recall: see ``Config.favor``).
     GET  /openapi.json, /docs
 
 Settings come from the environment (see :class:`ServiceSettings`). The service is meant
@@ -173,6 +177,7 @@ class ReadRequest(BaseModel):
     format: Format = "markdown"
     target_selector: str | None = Field(None, description="CSS selector of the content")
     remove_selector: str | None = Field(None, description="CSS selector of parts to drop")
+    favor: str | None = Field(None, description="precision, balanced (default) or recall")
 
 
 class ExtractRequest(BaseModel):
@@ -181,6 +186,7 @@ class ExtractRequest(BaseModel):
     format: Format = "markdown"
     target_selector: str | None = None
     remove_selector: str | None = None
+    favor: str | None = Field(None, description="precision, balanced (default) or recall")
 
 
 class ErrorBody(BaseModel):
@@ -391,9 +397,33 @@ class Guard:
         return None
 
 
-def _config(base: Config, target: str | None, remove: str | None) -> Config:
-    changes = {k: v for k, v in (("include_selector", target), ("exclude_selector", remove)) if v}
+def _config(
+    base: Config, target: str | None, remove: str | None, favor: str | None = None
+) -> Config:
+    """The service's Config with the request's choices; a bad one is INVALID_INPUT (400)
+    from Config's own validation."""
+    changes = {
+        k: v
+        for k, v in (
+            ("include_selector", target),
+            ("exclude_selector", remove),
+            ("favor", favor.strip().lower() if favor else None),
+        )
+        if v
+    }
     return base.with_(**changes) if changes else base
+
+
+def _header_config(base: Config, request: Request) -> Config:
+    """The Config a request asks for in its X-Target-Selector, X-Remove-Selector and
+    X-Favor headers."""
+    headers = request.headers
+    return _config(
+        base,
+        headers.get("x-target-selector"),
+        headers.get("x-remove-selector"),
+        headers.get("x-favor"),
+    )
 
 
 def _extract_sync(html: str | bytes, url: str | None, content_type: str | None, config: Config):
@@ -432,6 +462,7 @@ def create_app(settings: ServiceSettings | None = None) -> FastAPI:
                 "X-Return-Format",
                 "X-Target-Selector",
                 "X-Remove-Selector",
+                "X-Favor",
             ],
         )
     app.add_middleware(AccessLog)
@@ -460,7 +491,7 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
     async def read_endpoint(request: Request) -> JSONResponse:
         body = await request.body()  # read by Guard, within its deadline and limit
         req = _parse(ReadRequest, body)
-        config = _config(settings.config, req.target_selector, req.remove_selector)
+        config = _config(settings.config, req.target_selector, req.remove_selector, req.favor)
         result = await aread(req.url, config=config, fetch_config=settings.fetch_config)
         return JSONResponse(payload(result, req.format))
 
@@ -476,14 +507,10 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
             req = _parse(ExtractRequest, body)
             html: str | bytes = req.html
             url, format, ctype = req.url, req.format, None
-            config = _config(settings.config, req.target_selector, req.remove_selector)
+            config = _config(settings.config, req.target_selector, req.remove_selector, req.favor)
         else:
             html, ctype = body, content_type or None
-            config = _config(
-                settings.config,
-                request.headers.get("x-target-selector"),
-                request.headers.get("x-remove-selector"),
-            )
+            config = _header_config(settings.config, request)
         # Nothing is fetched: ``url`` is only the base for relative links, and the
         # result echoes it.
         if url is not None and url != "" and not is_web_url(url):
@@ -497,11 +524,7 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
         fmt = (request.headers.get("x-return-format") or "markdown").strip().lower()
         if fmt not in ("markdown", "text", "html"):
             raise InvalidInput("X-Return-Format must be markdown, text or html")
-        config = _config(
-            settings.config,
-            request.headers.get("x-target-selector"),
-            request.headers.get("x-remove-selector"),
-        )
+        config = _header_config(settings.config, request)
         result = await aread(url, config=config, fetch_config=settings.fetch_config)
         if "application/json" in request.headers.get("accept", ""):
             return JSONResponse(payload(result, fmt))  # type: ignore[arg-type]
