@@ -329,6 +329,17 @@ def test_a_comment_date_is_not_the_publication_date() -> None:
     assert md(page(head=head, body=body)).date == "2025-11-12T08:00:00+00:00"
 
 
+def test_a_photo_caption_date_is_not_the_publication_date() -> None:
+    caption = (
+        "<div class=caption>A police helicopter searches the river in Akwesasne, Que., Friday,"
+        " March 31, 2023. Authorities say eight bodies were recovered. THE CANADIAN PRESS</div>"
+    )
+    head = '<meta property="article:published_time" content="2023-04-03T19:13:28-04:00">'
+    body = "<h1>Police identify family</h1>" + caption + "<p>Published April 3, 2023</p>"
+    assert md(page(head=head, body=body + STORY)).date == "2023-04-03T19:13:28-04:00"
+    assert md(page(body=body + STORY)).date == "2023-04-03"
+
+
 def test_a_forum_members_join_date_is_not_the_posts_date() -> None:
     body = "<h1>Harbour ferry</h1><p>Joined: Sun Dec 17, 2023</p><p>Posted Mon Jan 8, 2024</p>"
     assert md(page(body=body + STORY)).date == "2024-01-08"
