@@ -14,7 +14,6 @@ Source precedence per field was tuned against the Readability test pages (see
 
 from __future__ import annotations
 
-import bisect
 import email.utils
 import html
 import json
@@ -848,8 +847,8 @@ def _text_after(node: LexborNode, limit: int) -> list[str]:
         cur = nxt
         tag = cur.tag
         if tag == "-text":
-            text = cur.text_content
-            if text and not text.isspace():
+            text = _dateline_text(cur, limit)
+            if text:
                 parts.append(text)
                 size += len(text)
                 if size >= limit:
@@ -876,8 +875,8 @@ def _text_before(node: LexborNode) -> list[str]:
         while cur.tag not in _NO_TEXT_TAGS and cur.last_child is not None:
             cur = cur.last_child
         if cur.tag == "-text":
-            text = cur.text_content
-            if text and not text.isspace():
+            text = _dateline_text(cur, _BEFORE_HEADLINE_CHARS)
+            if text:
                 parts.append(text)
                 size += len(text)
                 if size >= _BEFORE_HEADLINE_CHARS:
@@ -886,22 +885,17 @@ def _text_before(node: LexborNode) -> list[str]:
     return parts
 
 
+def _dateline_text(node: LexborNode, limit: int) -> str:
+    """A text node's text as the date scan reads it: stripped, and blank when it is
+    longer than a dateline (prose, a photo caption's "..., Friday, March 31, 2023.
+    Authorities say..."), which then only counts for its length, ``limit`` at most."""
+    text = (node.text_content or "").strip()
+    return text if len(text) <= _DATELINE_CHARS else " " * min(len(text), limit)
+
+
 def _datelines(parts: list[str], lang: str | None) -> list[tuple[int, str, str]]:
-    """The dates printed in ``parts`` (text nodes) as datelines print them: alone or
-    with a label, a name or a reading time in a short text, not inside a sentence of
-    prose (a photo caption's "..., Friday, March 31, 2023. Authorities say...")."""
-    text = " ".join(parts)
-    starts: list[int] = []
-    at = 0
-    for part in parts:
-        starts.append(at)
-        at += len(part) + 1
-    found = []
-    for offset, iso, kind in _printed_dates(text, lang):
-        part = parts[bisect.bisect_right(starts, offset) - 1]
-        if len(part.strip()) <= _DATELINE_CHARS:
-            found.append((offset, iso, kind))
-    return found
+    """The dates printed in ``parts``, the text nodes read by the headline."""
+    return list(_printed_dates(" ".join(parts), lang))
 
 
 # The longest text node read as a dateline. On the news set, three wire-service photo
