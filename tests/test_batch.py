@@ -140,3 +140,14 @@ def test_the_extractor_deadline_applies_per_page() -> None:
     worker = UnchromeWorker(Config(timeout=0.001))()
     row = worker(page(big, url="https://a.example/big"))
     assert row["status"] == "TIMEOUT"
+
+
+def test_rows_and_the_parquet_schema_carry_the_modification_date() -> None:
+    from unchrome.batch import ok_row
+    from unchrome.result import Result
+    from unchrome.sink import arrow_schema
+
+    result = Result(url="https://a.example/x", date="2025-01-02", date_modified="2025-03-04")
+    row = ok_row(page(b"x", url="https://a.example/x"), result)
+    assert (row["date"], row["date_modified"]) == ("2025-01-02", "2025-03-04")
+    assert str(arrow_schema().field("date_modified").type) == "string"

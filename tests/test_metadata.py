@@ -231,6 +231,10 @@ def test_long_byline_and_comment_authors_ignored() -> None:
         ("25th March 2015", "2015-03-25"),
         ("Sept. 5, 2018 3:46 PM", "2018-09-05"),
         ("1429214521", "2015-04-16T20:02:01+00:00"),
+        ("2023 Jan 7", "2023-01-07"),
+        ("12. März 2025", "2025-03-12"),
+        ("12 de noviembre de 2025", "2025-11-12"),
+        ("2025年3月12日", "2025-03-12"),
     ],
 )
 def test_date_normalisation(raw: str, iso: str) -> None:
@@ -272,6 +276,121 @@ def test_date_from_the_url_path_as_a_last_resort() -> None:
     url = "https://news.example/2025/11/12/harbour-ferry-returns/"
     assert md(page(body="<p>Story.</p>"), url).date == "2025-11-12"
     assert md(page(body="<p>Story.</p>"), "https://news.example/2025/13/45/x").date is None
+
+
+def test_date_from_a_month_named_in_the_url_or_a_dated_slug() -> None:
+    empty = page(body="<p>Story.</p>")
+    assert md(empty, "https://wine.example/blog/2023/october/03/styles/").date == "2023-10-03"
+    assert md(empty, "https://blog.example/articles/2025-12-15+Rust+GCC").date == "2025-12-15"
+    assert md(empty, "https://shop.example/2025/11/123456/item").date is None
+
+
+# A story long enough that whatever follows it is past the text read by the headline.
+STORY = "<p>" + "The harbour ferry carried its first passengers in a decade. " * 12 + "</p>"
+
+
+def test_printed_date_under_the_headline_in_english() -> None:
+    body = "<h1>Harbour ferry returns</h1><p class=byline>By Ann Lee · Nov 12, 2025</p>" + STORY
+    assert md(page(body=body)).date == "2025-11-12"
+
+
+def test_printed_date_under_the_headline_in_german() -> None:
+    body = "<h1>Die Fähre kehrt zurück</h1><p>Von Anna Lee, 12. November 2025, 09:30 Uhr</p>"
+    assert md(page(body=body + STORY, lang="de")).date == "2025-11-12"
+
+
+def test_printed_date_under_the_headline_in_chinese() -> None:
+    body = "<h1>渡轮恢复运营</h1><div><span>2025年11月12日 09:30</span> 来源：新华网</div>"
+    assert md(page(body=body + STORY, lang="zh-CN")).date == "2025-11-12"
+
+
+def test_printed_date_above_the_headline() -> None:
+    body = "<nav>Home</nav><p>February 4, 2025 · 11 minutes</p><h1>Harbour ferry returns</h1>"
+    assert md(page(body=body + STORY)).date == "2025-02-04"
+
+
+def test_numeric_printed_dates_follow_the_language_or_an_unambiguous_neighbour() -> None:
+    body = "<h1>Harbour ferry returns</h1><p>3/4/2025</p>" + STORY
+    assert md(page(body=body, lang="en-US")).date == "2025-03-04"
+    assert md(page(body=body, lang="en-GB")).date == "2025-04-03"
+    assert md(page(body=body.replace("3/4/", "3.4."), lang="en-US")).date == "2025-04-03"
+    # A thread's "Last post: 01/12/2025" beside "28/11/2025": both day first.
+    body = "<h1>Harbour ferry</h1><p>Last post: 01/12/2025</p><p>Sharon 28/11/2025</p>"
+    m = md(page(body=body + STORY, lang="en"))
+    assert (m.date, m.date_modified) == ("2025-11-28", "2025-12-01")
+
+
+def test_a_comment_date_is_not_the_publication_date() -> None:
+    comments = "<section class=comments><p>Bo wrote on Nov 20, 2025: great news</p></section>"
+    body = "<h1>Harbour ferry returns</h1><p class=byline>By Ann Lee</p>" + STORY + comments
+    assert md(page(body=body)).date is None
+    # Nor does it displace the date the page gives itself.
+    head = '<meta property="article:published_time" content="2025-11-12T08:00:00Z">'
+    assert md(page(head=head, body=body)).date == "2025-11-12T08:00:00+00:00"
+
+
+def test_a_photo_caption_date_is_not_the_publication_date() -> None:
+    caption = (
+        "<div class=caption>A police helicopter searches the river in Akwesasne, Que., Friday,"
+        " March 31, 2023. Authorities say eight bodies were recovered. THE CANADIAN PRESS</div>"
+    )
+    head = '<meta property="article:published_time" content="2023-04-03T19:13:28-04:00">'
+    body = "<h1>Police identify family</h1>" + caption + "<p>Published April 3, 2023</p>"
+    assert md(page(head=head, body=body + STORY)).date == "2023-04-03T19:13:28-04:00"
+    assert md(page(body=body + STORY)).date == "2023-04-03"
+
+
+def test_a_forum_members_join_date_is_not_the_posts_date() -> None:
+    body = "<h1>Harbour ferry</h1><p>Joined: Sun Dec 17, 2023</p><p>Posted Mon Jan 8, 2024</p>"
+    assert md(page(body=body + STORY)).date == "2024-01-08"
+
+
+def test_the_headline_of_a_page_without_h1_is_the_h2_holding_its_title() -> None:
+    body = (
+        "<h2>Your cart is empty</h2><h2>Turning off all LEDs</h2>"
+        "<p>by pi_user » Sun Dec 17, 2023 11:23 am</p>" + STORY
+    )
+    head = "<title>Turning off all LEDs - Raspberry Pi Forums</title>"
+    assert md(page(head=head, body=body)).date == "2023-12-17"
+
+
+def test_a_printed_updated_date_is_the_modification_date() -> None:
+    body = "<h1>Harbour ferry</h1><p>Published Jan 5, 2025 · Updated March 3, 2025</p>"
+    m = md(page(body=body + STORY))
+    assert (m.date, m.date_modified) == ("2025-01-05", "2025-03-03")
+    # Where the page states only when it was updated, that is the date it gives itself.
+    m = md(page(body="<h1>Harbour ferry</h1><p>Last updated on 3 March 2025</p>" + STORY))
+    assert (m.date, m.date_modified) == ("2025-03-03", "2025-03-03")
+
+
+def test_date_modified_from_json_ld_then_meta_tags() -> None:
+    meta = '<meta property="article:modified_time" content="2025-03-04T10:00:00+01:00">'
+    assert md(page(head=meta)).date_modified == "2025-03-04T10:00:00+01:00"
+    head = meta + ld(
+        {"@type": "NewsArticle", "datePublished": "2025-01-02", "dateModified": "2025-03-05"}
+    )
+    m = md(page(head=head))
+    assert (m.date, m.date_modified) == ("2025-01-02", "2025-03-05")
+    assert md(page(body="<p>Story.</p>")).date_modified is None
+
+
+def test_date_modified_from_a_time_element_named_for_it() -> None:
+    body = '<time class="updated" datetime="2025-03-05">5 March</time><time datetime="2025-01-02">'
+    m = md(page(body=body))
+    assert (m.date, m.date_modified) == ("2025-01-02", "2025-03-05")
+
+
+def test_an_earlier_date_printed_under_the_headline_beats_a_rewritten_meta_date() -> None:
+    # CMSes rewrite article:published_time on updates; the byline keeps the first day.
+    head = '<meta property="article:published_time" content="2025-06-12">'
+    body = "<h1>Foundational fitness</h1><p>November 2, 2022</p>" + STORY
+    assert md(page(head=head, body=body)).date == "2022-11-02"
+    # A day apart is a time zone (UTC in the markup, the local day in print): markup wins.
+    body = "<h1>Foundational fitness</h1><p>June 11, 2025</p>" + STORY
+    assert md(page(head=head, body=body)).date == "2025-06-12"
+    # A later printed date is an update the byline does not label: markup wins too.
+    body = "<h1>Foundational fitness</h1><p>July 1, 2025</p>" + STORY
+    assert md(page(head=head, body=body)).date == "2025-06-12"
 
 
 def test_a_script_named_like_a_date_is_not_read_as_json_ld() -> None:

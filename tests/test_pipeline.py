@@ -273,6 +273,7 @@ def test_metadata_flows_into_the_result():
         '<meta property="og:title" content="Library stays open">'
         '<meta property="og:image" content="/img/library.jpg">'
         '<meta property="article:published_time" content="2024-03-05T09:30:00Z">'
+        '<meta property="article:modified_time" content="2024-03-07T10:00:00Z">'
     )
     result = unchrome.extract(
         page(f"<article>{story_html()}</article>", head=head, lang="en-GB"),
@@ -280,6 +281,8 @@ def test_metadata_flows_into_the_result():
     )
     assert result.title == "Library stays open"
     assert result.date is not None and result.date.startswith("2024-03-05")
+    assert result.date_modified == "2024-03-07T10:00:00+00:00"
+    assert result.to_dict()["date_modified"] == result.date_modified
     assert result.language is not None and result.language.lower().startswith("en")
     assert result.image == "https://herald.example/img/library.jpg"
     assert result.url == "https://herald.example/news/library"

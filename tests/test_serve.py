@@ -144,6 +144,18 @@ def assert_error(resp: httpx.Response, status: int, code: str, retryable: bool) 
 # ---------------------------------------------------------------------- end to end
 
 
+def test_the_answer_carries_the_publication_and_modification_dates() -> None:
+    from unchrome.result import Result
+    from unchrome.serve import payload, reader_text
+
+    result = Result(title="A story", date="2025-01-02", date_modified="2025-03-04", text="x")
+    body = payload(result, "text")
+    assert (body["date"], body["date_modified"]) == ("2025-01-02", "2025-03-04")
+    header = reader_text(result, "text")
+    assert "Published Time: 2025-01-02" in header and "Modified Time: 2025-03-04" in header
+    assert "Modified Time" not in reader_text(Result(title="A story", text="x"), "text")
+
+
 def test_healthz_and_openapi_need_no_key(service: str) -> None:
     assert httpx.get(service + "/healthz").json() == {"status": "ok"}
     schema = httpx.get(service + "/openapi.json").json()

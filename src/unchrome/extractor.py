@@ -254,6 +254,7 @@ class Extractor:
             site_name=meta.site_name,
             author=meta.author,
             date=meta.date,
+            date_modified=meta.date_modified,
             description=meta.description,
             language=meta.language,
             image=meta.image,

@@ -82,6 +82,7 @@ def extract_feed(data: bytes | str, *, url: str | None = None) -> Result:
         language=info.get("language") or None,
         image=_safe_link(image),
         date=_iso(info.get("updated_parsed") or info.get("published_parsed")),
+        date_modified=_iso(info.get("updated_parsed")),
         kind="feed",
         markdown=markdown,
         text=text,

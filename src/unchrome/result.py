@@ -38,7 +38,8 @@ class Result:
     title: str | None = None
     site_name: str | None = None
     author: str | None = None
-    date: str | None = None  # ISO 8601
+    date: str | None = None  # ISO 8601: the publication date (else the last update stated)
+    date_modified: str | None = None  # ISO 8601, where the page states when it changed
     description: str | None = None
     language: str | None = None
     image: str | None = None  # hero image, absolute URL

@@ -233,6 +233,7 @@ def payload(result: Result, fmt: Format) -> dict[str, Any]:
         "truncated": result.truncated,
         "author": result.author,
         "date": result.date,
+        "date_modified": result.date_modified,
         "description": result.description,
         "language": result.language,
         "canonical_url": result.canonical_url,
@@ -248,6 +249,8 @@ def reader_text(result: Result, fmt: Format) -> str:
     lines = [f"Title: {result.title or ''}", "", f"URL Source: {result.url or ''}", ""]
     if result.date:
         lines += [f"Published Time: {result.date}", ""]
+    if result.date_modified:
+        lines += [f"Modified Time: {result.date_modified}", ""]
     lines += [f"{label} Content:", getattr(result, fmt)]
     return "\n".join(lines)
 
