@@ -497,9 +497,16 @@ def model_texts(
             drop_below = blockmodel.drop_thresholds(
                 _shells(record), structured, other, page_probs, chars
             )
-            keep = blockmodel.decide(page_probs, region, chars, drop_below, add_above, story, shift)
+            keep = blockmodel.decide(page_probs, region, chars, drop_below, add_above, story)
+            after_story = np.zeros(len(keep), dtype=bool)
             if STORY_END and (story or record.get("article")):
-                keep = blockmodel.story_end(_shells(record), keep, page_probs)
+                ended = blockmodel.story_end(_shells(record), keep, page_probs)
+                after_story, keep = keep & ~ended, ended
+            if shift:
+                keep = blockmodel.decide(
+                    page_probs, region, chars, drop_below, add_above, story, shift
+                )
+                keep &= ~after_story
         else:
             keep = page_probs >= add_above
         texts.append(assemble(record, keep))

@@ -1048,11 +1048,19 @@ class BlockModel:
         drop_below = drop_thresholds(
             seg.blocks, self.drop_structured_below, self.drop_below, probs, agg.block_chars
         )
-        keep = decide(
-            probs, region, agg.block_chars, drop_below, self.add_above, story, FAVOR_SHIFT[favor]
-        )
+        chars = agg.block_chars
+        keep = decide(probs, region, chars, drop_below, self.add_above, story)
+        after_story = None
         if story or is_article(ctx):
-            keep = story_end(seg.blocks, keep, probs)
+            ended = story_end(seg.blocks, keep, probs)
+            after_story, keep = keep & ~ended, ended
+        shift = FAVOR_SHIFT[favor]
+        if shift:
+            # Where the story ends is the balanced decision's call, as is the guard in
+            # decide(): a favor moves thresholds only, so precision keeps a subset.
+            keep = decide(probs, region, chars, drop_below, self.add_above, story, shift)
+            if after_story is not None:
+                keep &= ~after_story
         return keep
 
 

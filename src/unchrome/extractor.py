@@ -323,21 +323,25 @@ class Extractor:
         "comment", and when the page without them has little left, or says it is a
         discussion, the comments are the content."""
         favor = self.config.favor
-        content, seen = self._choose(seg, meta, url, model, favor, exclude=FLAG_COMMENT)
+        # Whether the comments are the content is the balanced selection's call:
+        # Config.favor moves the model's thresholds, not the page's kind, so that
+        # "precision" keeps a subset of the balanced blocks and "recall" a superset.
+        judge: Favor = "balanced" if model is not None else favor
+        content, seen = self._choose(seg, meta, url, model, judge, exclude=FLAG_COMMENT)
         text = self._text(content)
-        if not pruned.comment_sections:
-            return content, text, seen
-        short = len(text) < COMMENTS_RETRY_CHARS and not _is_product(meta)
-        if short and favor != "balanced" and model is not None:
-            # Whether the page is short without its comments is the balanced
-            # selection's call: Config.favor moves thresholds, not the page's kind.
-            balanced, _ = self._choose(seg, meta, url, model, "balanced", exclude=FLAG_COMMENT)
-            short = len(self._text(balanced)) < COMMENTS_RETRY_CHARS
-        if _is_discussion(meta.json_ld) or _discussion_url(url) or short:
-            retry, retry_seen = self._choose(seg, meta, url, model, favor, exclude=0)
+        exclude = FLAG_COMMENT
+        if pruned.comment_sections and (
+            _is_discussion(meta.json_ld)
+            or _discussion_url(url)
+            or (len(text) < COMMENTS_RETRY_CHARS and not _is_product(meta))
+        ):
+            retry, retry_seen = self._choose(seg, meta, url, model, judge, exclude=0)
             retry_text = self._text(retry)
             if len(retry_text) > len(text):
-                return retry, retry_text, retry_seen
+                content, text, seen, exclude = retry, retry_text, retry_seen, 0
+        if judge != favor:
+            content, seen = self._choose(seg, meta, url, model, favor, exclude=exclude)
+            text = self._text(content)
         return content, text, seen
 
     def _choose(
