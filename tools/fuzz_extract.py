@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Coverage-guided fuzzing of ``unchrome.extract`` with atheris (libFuzzer).
 
 Run by hand, never in CI (it runs until stopped or until -max_total_time):
