@@ -493,3 +493,42 @@ def test_deeply_nested_embedded_json_is_skipped(page):
 def test_deeply_nested_json_input_is_unsupported():
     with pytest.raises(UnsupportedContent):
         unchrome.extract(_DEEP_JSON)
+
+
+# ------------------------------------------------- found by tools/fuzz_extract.py
+
+
+def test_processing_instruction_in_the_content_renders():
+    # Lexbor keeps "<?x>" as a processing-instruction node whose tag is None; the HTML
+    # rendering read its attributes and raised TypeError.
+    result = unchrome.extract(b"o<?x>")
+    assert result.text == "o"
+    assert "o" in result.to_json()
+
+
+def test_max_depth_of_one_gives_a_result_or_a_named_error():
+    # With max_depth=1 the body is read whole and no element is left: the block
+    # model's element features indexed an empty array (IndexError).
+    assert _extract_or_named_error("abc", config=Config(max_depth=1)) is None
+    result = unchrome.extract(ARTICLE, config=Config(max_depth=1))
+    assert STORY[0][:40] in result.text
+    result.to_json()
+
+
+def test_markdown_of_a_text_mostly_control_characters():
+    # html_to_markdown refuses a text about a third control characters as "binary"
+    # (InvalidInputError out of result.markdown); they are invisible, so they go.
+    result = unchrome.extract("\x06\x06\x06\x06\x06l>\x06\x06>\n\x06\x06\x06l")
+    assert result.markdown == "l>>\nl"
+    result.to_json()
+
+
+def test_feed_given_as_str_with_a_lone_surrogate():
+    # A str feed was encoded strictly: a lone surrogate raised UnicodeEncodeError.
+    feed = (
+        "<?xml version='1.0'?><rss version='2.0'><channel><title>News\udc80</title>"
+        "<item><title>One</title><link>https://example.com/1</link></item></channel></rss>"
+    )
+    result = unchrome.extract(feed)
+    assert result.title == "News"
+    result.to_json()

@@ -55,7 +55,10 @@ def extract_feed(data: bytes | str, *, url: str | None = None) -> Result:
     """Parse a feed into a Result: kind "feed", title, and the entries as a list."""
     import feedparser  # late: only feeds pay for the import
 
-    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    # A str may hold lone surrogates (a caller's surrogateescape decoding): they are
+    # dropped, as the HTML parser drops them; strict encoding raised
+    # UnicodeEncodeError (found by the fuzzer).
+    raw = data.encode("utf-8", "ignore") if isinstance(data, str) else bytes(data)
     headers = {"content-location": url} if url else {}
     try:
         parsed = feedparser.parse(io.BytesIO(raw), response_headers=headers)
