@@ -79,6 +79,14 @@ def test_100k_nested_divs_extract_quickly_and_keep_the_text():
     _runs_within_budget(_DEEP_SCRIPT.format(text=TEXT))
 
 
+def test_100k_nested_divs_with_a_quoted_lt_are_capped_too():
+    # The depth cap's tag pattern ("[^<>]*>") saw no tag in <div title="<">: 28 s of
+    # CPU, then a TIMEOUT.
+    script = _DEEP_SCRIPT.format(text=TEXT).replace('"<div>"', "'<div title=\"<\">'")
+    assert "title" in script
+    _runs_within_budget(script)
+
+
 _NOSCRIPT_SCRIPT = """
 import sys, unchrome
 from unchrome.parse import drop_broken_noscript_bodies
@@ -493,3 +501,116 @@ def test_deeply_nested_embedded_json_is_skipped(page):
 def test_deeply_nested_json_input_is_unsupported():
     with pytest.raises(UnsupportedContent):
         unchrome.extract(_DEEP_JSON)
+
+
+# ------------------------------------------------- found by tools/fuzz_extract.py
+
+
+def test_processing_instruction_in_the_content_renders():
+    # Lexbor keeps "<?x>" as a processing-instruction node whose tag is None; the HTML
+    # rendering read its attributes and raised TypeError.
+    result = unchrome.extract(b"o<?x>")
+    assert result.text == "o"
+    assert "o" in result.to_json()
+
+
+def test_max_depth_of_one_gives_a_result_or_a_named_error():
+    # With max_depth=1 the body is read whole and no element is left: the block
+    # model's element features indexed an empty array (IndexError).
+    assert _extract_or_named_error("abc", config=Config(max_depth=1)) is None
+    result = unchrome.extract(ARTICLE, config=Config(max_depth=1))
+    assert STORY[0][:40] in result.text
+    result.to_json()
+
+
+def test_markdown_of_a_text_mostly_control_characters():
+    # html_to_markdown refuses a text about a third control characters as "binary"
+    # (InvalidInputError out of result.markdown); they are invisible, so they go.
+    result = unchrome.extract("\x06\x06\x06\x06\x06l>\x06\x06>\n\x06\x06\x06l")
+    assert result.markdown == "l>>\nl"
+    result.to_json()
+
+
+def test_feed_given_as_str_with_a_lone_surrogate():
+    # A str feed was encoded strictly: a lone surrogate raised UnicodeEncodeError.
+    feed = (
+        "<?xml version='1.0'?><rss version='2.0'><channel><title>News\udc80</title>"
+        "<item><title>One</title><link>https://example.com/1</link></item></channel></rss>"
+    )
+    result = unchrome.extract(feed)
+    assert result.title == "News"
+    result.to_json()
+
+
+# ------------------------------------------------------------------ attributes
+
+
+# Lexbor's parse time grows with the square of one element's attributes: 100,000 took
+# 38 s before parse.cap_attributes, and the processing deadline cannot interrupt it.
+_ATTRIBUTES_SCRIPT = """
+import sys, time, unchrome
+story = {story!r}
+pages = {{
+    # One element, 100,000 attributes with values (1.1 MB).
+    "values": "<html><body><div " + " ".join(f'a{{i}}="x"' for i in range(100_000))
+    + "><p>" + story + "</p></div></body></html>",
+    # The same without values (0.7 MB).
+    "bare": "<div " + " ".join(f"a{{i}}" for i in range(100_000)) + "><p>" + story + "</p></div>",
+    # 20 elements of 20,000 attributes each, their quoted values holding '>' (4.18 MB,
+    # just under the 4 MiB input cap; 18 s to parse uncapped).
+    "spread": "".join("<span " + " ".join(f'a{{i}}=">"' for i in range(20_000)) + ">x</span>"
+                      for _ in range(20)) + "<p>" + story + "</p>",
+    # A feed's item with 100,000 attributes: feedparser is quadratic in them too.
+    "feed": "<?xml version='1.0'?><rss version='2.0'><channel><title>T</title><item "
+    + " ".join(f'a{{i}}="x"' for i in range(100_000)) + "><title>" + story
+    + "</title><link>https://example.com/1</link></item></channel></rss>",
+}}
+started = time.perf_counter()
+try:
+    result = unchrome.extract(pages[{kind!r}])
+except unchrome.UnchromeError as exc:
+    sys.exit(4 if exc.code == "ERROR" else 0)
+took = time.perf_counter() - started
+print(f"{{took:.2f}} s", file=sys.stderr)
+sys.exit(0 if story[:60] in result.text and took < 5 else 3)
+"""
+
+
+@pytest.mark.parametrize("kind", ["values", "bare", "spread", "feed"])
+def test_elements_with_many_attributes_extract_quickly(kind):
+    _runs_within_budget(_ATTRIBUTES_SCRIPT.format(story=" ".join(STORY), kind=kind))
+
+
+def test_attribute_cap_keeps_the_first_attributes_and_the_tag():
+    from unchrome.parse import MAX_ATTRIBUTES, cap_attributes
+
+    names = [f"a{i}" for i in range(MAX_ATTRIBUTES + 50)]
+    html = "<p>x</p><img " + " ".join(f'{n}="v>"' for n in names) + " />after"
+    capped = cap_attributes(html)
+    kept = "<p>x</p><img " + " ".join(f'{n}="v>"' for n in names[:MAX_ATTRIBUTES])
+    assert capped == kept + " />after"
+    assert cap_attributes(capped) == capped
+    # End tags and raw-text elements too; a '<' in the script stays text.
+    many = " ".join(names)
+    assert cap_attributes(f"<script {many}>if (a<b) x()</script><b>") == (
+        "<script " + " ".join(names[:MAX_ATTRIBUTES]) + ">if (a<b) x()</script><b>"
+    )
+    assert cap_attributes(f"</div {many}>t") == "</div " + " ".join(names[:MAX_ATTRIBUTES]) + ">t"
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        ARTICLE,
+        '<script>for(a=0;a<n.length;a++){x="' + " a" * 600 + '"}</script><p>t</p>',
+        "<!-- <i " + " a" * 600 + " --><p>t</p>",
+        "<textarea><i" + " a" * 600 + "</textarea>",
+        "<p title='" + " a" * 600 + "'>t</p><a href=x>y</a><br/>",
+        "a < b and c <",
+        "<i" + " a" * 200 + ">",
+    ],
+)
+def test_attribute_cap_leaves_ordinary_markup_alone(html):
+    from unchrome.parse import cap_attributes
+
+    assert cap_attributes(html) is html

@@ -340,6 +340,10 @@ def features(
 
     def element_stats(elements: np.ndarray) -> list[np.ndarray]:
         missing = elements < 0
+        if not len(agg.chars):
+            # No element at all: Config(max_depth=1) reads the body whole, and
+            # indexing the empty arrays raised IndexError (found by the fuzzer).
+            return [np.full(len(elements), -1.0) for _ in range(4)]
         safe = np.where(missing, 0, elements)
         e_chars = agg.chars[safe]
         denominator = np.maximum(e_chars, 1.0)

@@ -41,22 +41,105 @@ def parse(text: str) -> LexborHTMLParser:
 TAG_COUNT_GUARD = 16_384
 MARKUP_DEPTH_CAP = 1024
 _VOID = "area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr"
-# The attributes are matched greedily up to the '>' and a self-closing '/' read off
-# the match's end: the lazy "[^<>]*?(/?)>" it replaces tried the end at every
-# character: 40 ms a page on those 14 pages instead of 18 ms, for the same output.
-_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)\b[^<>]*>")
 _VOID_TAGS = frozenset(_VOID.split("|"))
 
 
 def guard_markup(text: str) -> str:
-    """``text`` with its nesting capped when it has enough tags to be dangerous.
+    """``text`` with its nesting capped when it has enough tags to be dangerous, and
+    no element holding more than MAX_ATTRIBUTES attributes.
 
-    Idempotent and cheap on ordinary pages (one str.count), so callers that parse the
-    same text twice can run it once and parse the result.
+    Idempotent, so callers that parse the same text twice can run it once and parse
+    the result. Ordinary pages come back as they are: one str.count and one regex
+    walk (about 0.5 ms at the median WCXB dev page).
     """
     if text.count("<") > TAG_COUNT_GUARD:
-        return cap_tag_depth(text, MARKUP_DEPTH_CAP)
-    return text
+        text = cap_tag_depth(text, MARKUP_DEPTH_CAP)
+    return cap_attributes(text)
+
+
+# Lexbor looks every new attribute up among the element's earlier ones, so its time
+# grows with the square of the attributes of one element: one element with 25,000
+# distinct attributes took 1.6 s to parse, 100,000 (1 MB) 38 s, 200,000 161 s, and
+# the processing deadline cannot interrupt the parse. The most on one element of the
+# 2,027 real pages at hand (the WCXB dev split, the news set, the Readability test
+# pages) is 136, on one page (a div); the next are 71 and 70. The cap leaves almost
+# twice that, and bounds a page packed with capped elements: 4 MiB of elements with
+# 256 short distinct attributes each parses in 0.5-0.6 s (512 each: 0.8-1.0 s, 1,000
+# each: 1.4-1.7 s; one each: 0.19 s).
+MAX_ATTRIBUTES = 256
+_WS = "\t\n\f\r "
+# One attribute, as the HTML tokenizer reads it: a name (its first character may be
+# '='), then optionally '=' and a value, quoted (up to the same quote, or the end of
+# the text) or not. Possessive quantifiers: no backtracking, one pass over the text.
+_ATTRIBUTE = (
+    rf"[^{_WS}/>][^{_WS}/>=]*+"
+    rf"(?:[{_WS}]*+=[{_WS}]*+(?:\"[^\"]*+\"?|'[^']*+'?|[^{_WS}>]*+))?+"
+)
+_ATTRIBUTES = rf"(?:[{_WS}/]*+{_ATTRIBUTE})"
+_TAG_END = rf"[{_WS}/]*+(?:>|\Z)"
+_CAPPED_TAG = rf"</?[A-Za-z][^{_WS}/>]*+{_ATTRIBUTES}{{0,{MAX_ATTRIBUTES}}}+{_TAG_END}"
+# The elements whose text the tokenizer reads raw, up to their own end tag: a '<'
+# inside them opens no tag. Walking them as markup stopped in scripts ("for(a=0;
+# a<n.length;" read as a tag) on 17 of the real pages. <noscript> is markup here:
+# lexbor parses with scripting off.
+_RAW_TEXT = "script|style|textarea|title|xmp|iframe|noembed|noframes"
+_RAW_NAMES = _RAW_TEXT.split("|")
+
+
+def _raw_body(name: str) -> str:
+    # A backreference to the start tag's name would do, but CPython 3.11's possessive
+    # repeats mistrack a capture group inside them (SystemError): one alternative a name.
+    return rf"(?:[^<]++|<(?!/(?i:{name})(?=[{_WS}/>])))*+"
+
+
+_WALK = re.compile(
+    r"(?:[^<]++"
+    r"|<!---?>|<!--(?:[^-]++|-(?!-!?>))*+(?:--!?>)?"
+    + "".join(
+        rf"|<(?i:{name})(?=[{_WS}/>]){_ATTRIBUTES}{{0,{MAX_ATTRIBUTES}}}+{_TAG_END}{_raw_body(name)}"
+        for name in _RAW_NAMES
+    )
+    + rf"|<(?i:plaintext)(?=[{_WS}/>])(?s:.*)"
+    rf"|{_CAPPED_TAG}"
+    rf"|<(?!/?[A-Za-z]))*+"
+)
+# At a tag over the cap: its name and first MAX_ATTRIBUTES attributes, what follows
+# them up to its '>', and the raw text after a raw-text element's start tag.
+_KEPT = re.compile(rf"<(/?)([A-Za-z][^{_WS}/>]*+){_ATTRIBUTES}{{{MAX_ATTRIBUTES}}}+")
+_EXCESS = re.compile(rf"{_ATTRIBUTES}*+")
+# After a raw-text element's capped start tag: its '>' and its raw text.
+_RAW_AFTER = {name: re.compile(_TAG_END + _raw_body(name)) for name in _RAW_NAMES}
+
+
+def cap_attributes(text: str) -> str:
+    """``text`` with the attributes past the first MAX_ATTRIBUTES of every tag dropped.
+
+    One regex walk over the text; only a page with a tag over the cap pays for more,
+    and that stays linear. The walk follows the tokenizer in HTML content. It does not
+    follow the tree builder into <svg> and <math>, where <style> and <title> hold
+    markup, nor a script's "<!--<script>" escapes, so a page built against the walk
+    there could still hand the parser an uncapped tag.
+    """
+    end = len(text)
+    stop = _WALK.match(text).end()
+    if stop == end:
+        return text
+    pieces: list[str] = []
+    last = 0
+    while stop < end:
+        kept = _KEPT.match(text, stop)
+        if kept is None:  # the walk stops only at such a tag; never loop on one
+            break
+        pieces.append(text[last : kept.end()])
+        last = _EXCESS.match(text, kept.end()).end()
+        resume = last
+        raw = _RAW_AFTER.get(kept.group(2).lower()) if not kept.group(1) else None
+        if raw is not None:
+            # Walked as markup, a '<' in its raw text (a script's) would read as a tag.
+            resume = raw.match(text, last).end()
+        stop = _WALK.match(text, resume).end()
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
 # Lexbor parses as a browser with scripting off, reading <noscript> bodies as markup;
@@ -118,6 +201,13 @@ def drop_broken_noscript_bodies(text: str) -> str:
                 last = end
         start = text.find("<noscript", end)
     return "".join(pieces) + text[last:] if pieces else text
+
+
+# A tag as the tokenizer reads it (its attributes as in cap_attributes), a
+# self-closing '/' read off the match's end. The "[^<>]*>" this replaces saw no tag
+# where a quoted value holds a '<': 100,000 nested <div title="<"> went uncapped and
+# took 28 s of CPU to end in a TIMEOUT.
+_TAG = re.compile(rf"<(/?)([a-zA-Z][a-zA-Z0-9-]*)\b[^{_WS}/>]*+{_ATTRIBUTES}*+[{_WS}/]*+>")
 
 
 def cap_tag_depth(text: str, cap: int) -> str:

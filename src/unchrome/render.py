@@ -187,8 +187,10 @@ class _Writer:
                 # by include_tables=False).
                 self.dropped += 1
             return False, False
-        if tag.startswith("-"):
-            return False, False  # comments, doctype
+        if not tag or tag.startswith("-"):
+            # Comments, doctype, and processing instructions ("o<?x>"), whose tag is
+            # None: reading their attrs raised TypeError (found by the fuzzer).
+            return False, False
         mem = node.mem_id
         if not unit and mem in self.dropped_ids:
             self.dropped += 1
@@ -439,12 +441,20 @@ def markdown(
         strip_tags=[] if include_links else ["a"],
         preserve_tags=["table"] if table_format == "html" else [],
     )
-    converted = html_to_markdown.convert(html, options).content.strip()
+    try:
+        converted = html_to_markdown.convert(html, options).content.strip()
+    except html_to_markdown.InvalidInputError:
+        # The converter calls a text "binary" when about a third of it is control
+        # characters (a Shift JIS page full of \x06 bytes, found by the fuzzer). They
+        # are invisible: convert again without them. Pages it accepts are unchanged.
+        converted = html_to_markdown.convert(html.translate(_CONTROLS), options).content.strip()
     if title:
         return f"# {' '.join(title.split())}\n\n{converted}"
     return converted
 
 
+# C0 control characters but tab, line feed, form feed and carriage return.
+_CONTROLS = dict.fromkeys(c for c in range(32) if c not in (9, 10, 12, 13))
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # Reading speeds: ~230 words a minute for space-separated scripts, ~500 characters a
 # minute for Chinese and Japanese (commonly cited averages).
