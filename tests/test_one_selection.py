@@ -228,12 +228,17 @@ def test_code_blocks_keep_their_whitespace_and_language(code_html):
 
 def test_lists_keep_their_nesting():
     items = (
-        "<ul><li>Opening hours<ul><li>Sunday from ten</li><li>Monday from nine</li></ul></li>"
+        "<ul><li>Opening hours<ul><li>Sunday from ten in the morning to four</li>"
+        "<li>Monday from nine in the morning to eight</li></ul></li>"
         "<li>Staffing</li></ul>"
     )
-    result = unchrome.extract(page(f"<article>{story()}{items}</article>"), url=URL)
+    # The list sits inside the story, where a reader meets it.
+    body = f"{story(STORY[:2])}<p>What changes for readers, in short:</p>{items}{story(STORY[2:])}"
+    result = unchrome.extract(page(f"<article>{body}</article>"), url=URL)
     lines = [line for line in result.markdown.splitlines() if "Sunday from ten" in line]
-    assert lines and re.match(r"^\s{2,}[-*+] Sunday from ten$", lines[0]), result.markdown
+    assert lines and re.match(r"^\s{2,}[-*+] Sunday from ten in the morning to four$", lines[0]), (
+        result.markdown
+    )
     assert re.search(r"^[-*+] Opening hours$", result.markdown, re.M)
 
 
