@@ -971,6 +971,9 @@ def test_a_discussion_url_brings_the_comments_back_as_content():
         "https://board.example/topic/2322-hair-follicles",
     ):
         assert "Reply 5: this could help people" in unchrome.extract(html, url=url).text, url
+    # A subject's listing or a board is not a thread.
+    for url in ("https://news.example/topic/science/", "https://board.example/forum/science"):
+        assert "Reply 5" not in unchrome.extract(html, url=url).text, url
 
 
 @pytest.mark.parametrize("tag", sorted(prune.NEVER_CONTENT - {"head", "title"}))

@@ -84,6 +84,18 @@ def test_per_type_word_f1_floor(run, page_type):
     assert summary.f1 >= floor, f"{page_type} F1 {summary.f1:.4f} < {floor} ({summary.pages} pages)"
 
 
+def test_no_real_page_is_refused_as_a_wall_or_a_dead_page(run):
+    # A page whose hand-checked content is over 500 characters is a real page: never
+    # BLOCKED_BY_SITE or PAGE_NOT_FOUND.
+    pages, results = run
+    refused = [
+        (p.file_id, r.error)
+        for p, r in zip(pages, results, strict=True)
+        if r.error in ("BLOCKED_BY_SITE", "PAGE_NOT_FOUND") and len(p.truth) > 500
+    ]
+    assert not refused, refused
+
+
 def test_every_page_type_has_a_floor(run):
     pages, _ = run
     assert {p.page_type for p in pages} <= set(TYPE_FLOORS)
