@@ -11,24 +11,23 @@ from pathlib import Path
 import pytest
 
 # Floors: F1 measured with `python -m unchrome.bench` on the dev split, minus 0.01
-# (measured: all 0.901, article 0.971, documentation 0.947, service 0.877,
-# forum 0.838, listing 0.788, collection 0.763, product 0.723). The block model was
-# trained on these pages: out of fold (tools/train_blockmodel.py cv, domains unseen in
-# training) the same pipeline measures all 0.874-0.875, and these floors guard the shipped
-# pipeline against regressions, not its accuracy on new sites. Documentation and
-# service keep their floors from 0.952 and 0.879, measured before the drop thresholds
-# adapted to the page (blockmodel.EXPECTED_F1_PIVOT): in sample the model is sure of
-# its pages and the thresholds rise (out of fold they moved -0.001 to -0.002 and
-# +0.004 to +0.009).
-OVERALL_FLOOR = 0.891
+# (measured: all 0.898, article 0.969, documentation 0.941, service 0.870, forum
+# 0.833, listing 0.779, collection 0.757, product 0.724). The block model was trained
+# on these pages and the news set's: out of fold (tools/train_blockmodel.py cv, domains
+# unseen in training) the same pipeline measures all 0.873, and these floors guard the
+# shipped pipeline against regressions, not its accuracy on new sites. They moved down
+# when the model began to learn from both corpora (before: all 0.901, documentation
+# 0.947, service 0.877): in sample it fits WCXB's pages less closely, while out of fold
+# WCXB moved from 0.874 to 0.873 and the news set from 0.813 to 0.865.
+OVERALL_FLOOR = 0.888
 TYPE_FLOORS: dict[str, float] = {
-    "article": 0.961,
-    "documentation": 0.942,
-    "service": 0.869,
-    "forum": 0.828,
-    "listing": 0.778,
-    "collection": 0.753,
-    "product": 0.713,
+    "article": 0.959,
+    "documentation": 0.931,
+    "service": 0.860,
+    "forum": 0.823,
+    "listing": 0.769,
+    "collection": 0.747,
+    "product": 0.714,
 }
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wcxb"
@@ -102,9 +101,9 @@ def test_every_page_type_has_a_floor(run):
 
 
 # Share of pages (of those with boilerplate snippets) whose text shows one of them.
-# Measured 0.071 with the same command (trafilatura 2.3.1: 0.169); held at that
+# Measured 0.072 with the same command (trafilatura 2.3.1: 0.169); held at that
 # figure plus 0.01.
-WITHOUT_PAGES_CEILING = 0.081
+WITHOUT_PAGES_CEILING = 0.082
 
 
 def test_boilerplate_snippets_stay_rare(run):
@@ -116,8 +115,8 @@ def test_boilerplate_snippets_stay_rare(run):
 
 # The Markdown users get (bench.unchrome_markdown_system: links reduced to their text,
 # images left out) holds the same floors as the text: one selection renders both.
-# Measured: all 0.901, article 0.969, documentation 0.947, service 0.878, forum 0.837,
-# listing 0.791, collection 0.768, product 0.729 (text 0.901 with the same command).
+# Measured: all 0.898, article 0.968, documentation 0.941, service 0.871, forum 0.833,
+# listing 0.783, collection 0.761, product 0.730 (text 0.898 with the same command).
 @pytest.mark.parametrize("page_type", [None, *sorted(TYPE_FLOORS)])
 def test_markdown_word_f1_floor(markdown_run, page_type):
     summary = _summary(markdown_run, page_type)
