@@ -863,11 +863,13 @@ def test_links_inside_a_sentence_stay_whatever_their_class():
 
 def test_code_comments_stay_in_highlighted_code():
     # highlight.js and Prism mark comments in code with spans named "comment".
+    # The code sits in the story, as in a tutorial.
     html = page(
-        story_html()
+        story_html(STORY[:2])
         + '<pre><code>git init <span class="hljs-comment"># initialise the repo</span>\n'
         'git add . <span class="token comment"># stage every file</span></code></pre>'
-        '<div class="comments"><p>First! Great post, thanks for sharing it.</p></div>'
+        + story_html(STORY[2:])
+        + '<div class="comments"><p>First! Great post, thanks for sharing it.</p></div>'
     )
     text = unchrome.extract(html).text
     assert "# initialise the repo" in text
