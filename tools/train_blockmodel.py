@@ -74,6 +74,8 @@ TEXT_VOCAB_WORDS = 300
 # The corpora the model learns from (tools/train_blockmodel.py prepare writes one cache
 # each, with one shared vocabulary).
 CORPORA = ("wcxb", "news")
+# The corpora whose domains choose the class/id and short-block words.
+VOCAB_FROM = "both"
 # How much a news page weighs beside a WCXB page (each page weighs the same in total
 # otherwise). See the cv figures in the README for what 1.0 and 0.5 gave.
 NEWS_PAGE_WEIGHT = 1.0
@@ -305,20 +307,21 @@ def prepare(args: argparse.Namespace) -> None:
         print(f"prepared {len(pages)} pages in {time.perf_counter() - started:.0f} s")
         return
     # Both corpora share one vocabulary: class/id words and short-block words seen on
-    # many domains of either.
+    # many domains of the corpora named by --vocab-from.
     corpora = {suite: corpus_pages(suite, None) for suite in CORPORA}
-    all_pages = [p for pages, _ in corpora.values() for p in pages]
-    all_domains = [d for _, domains in corpora.values() for d in domains]
+    named = [s for s in CORPORA if args.vocab_from in (s, "both")]
+    vocab_pages = [p for s in named for p in corpora[s][0]]
+    vocab_domains = [d for s in named for d in corpora[s][1]]
     structural = segment.Vocabulary(
-        class_words(all_pages, all_domains), list(NAME_STEMS), list(ANCESTOR_TAGS)
+        class_words(vocab_pages, vocab_domains), list(NAME_STEMS), list(ANCESTOR_TAGS)
     )
     prepared = {
         suite: prepare_pages(pages, domains, structural, suite)
         for suite, (pages, domains) in corpora.items()
     }
-    every_record = [r for records, _ in prepared.values() for r in records]
+    vocab_records = [r for s in named for r in prepared[s][0]]
     vocab = segment.Vocabulary(
-        structural.words, structural.stems, structural.tags, text_words(every_record)
+        structural.words, structural.stems, structural.tags, text_words(vocab_records)
     )
     for suite, (records, xs) in prepared.items():
         # Text-word columns come last and are added once their vocabulary is known.
@@ -704,6 +707,12 @@ def main() -> None:
         "--no-story-end",
         action="store_true",
         help="score without the article profile (blockmodel.story_end)",
+    )
+    parser.add_argument(
+        "--vocab-from",
+        choices=("both", *CORPORA),
+        default=VOCAB_FROM,
+        help=f"prepare: the corpora whose domains choose the vocabulary (default {VOCAB_FROM})",
     )
     parser.add_argument(
         "--news-weight",
