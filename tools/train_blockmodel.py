@@ -553,9 +553,27 @@ def cross_validate(args: argparse.Namespace) -> None:
     domains = np.array([records[i]["domain"] for i in page])
     oof = np.zeros(len(y))
     started = time.perf_counter()
-    for fold, (train_rows, test_rows) in enumerate(
-        GroupKFold(n_splits=args.folds).split(x, y, domains)
-    ):
+    if args.folds_per_corpus:
+        # Each corpus's domains split into folds on their own, fold k of every corpus
+        # held out together: a corpus's folds are the ones it gets alone.
+        corpus = np.array([records[i]["corpus"] for i in page])
+        parts = []
+        for name in CORPORA:
+            rows = np.flatnonzero(corpus == name)
+            parts.append(
+                [
+                    rows[t]
+                    for _, t in GroupKFold(n_splits=args.folds).split(rows, groups=domains[rows])
+                ]
+            )
+        every = np.arange(len(y))
+        splits = []
+        for k in range(args.folds):
+            test = np.concatenate([p[k] for p in parts])
+            splits.append((np.setdiff1d(every, test), test))
+    else:
+        splits = list(GroupKFold(n_splits=args.folds).split(x, y, domains))
+    for fold, (train_rows, test_rows) in enumerate(splits):
         model = train(x[train_rows], y[train_rows], w[train_rows], args.seed)
         oof[test_rows] = model.predict_proba(x[test_rows])[:, 1]
         print(f"fold {fold}: {time.perf_counter() - started:.0f} s", flush=True)
@@ -719,6 +737,11 @@ def main() -> None:
         type=float,
         default=NEWS_PAGE_WEIGHT,
         help=f"weight of a news page beside a WCXB page (default {NEWS_PAGE_WEIGHT})",
+    )
+    parser.add_argument(
+        "--folds-per-corpus",
+        action="store_true",
+        help="cv: split each corpus's domains into folds on its own (WCXB's folds as alone)",
     )
     parser.add_argument(
         "--skip-cross",
