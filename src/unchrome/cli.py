@@ -198,6 +198,16 @@ class Progress:
 # ----------------------------------------------------------------------------- main
 
 
+def add_favor_option(p: argparse.ArgumentParser) -> None:
+    """``--favor``, Config.favor on the command line (``unchrome`` and ``unchrome warc``)."""
+    p.add_argument(
+        "--favor",
+        choices=FAVORS,
+        default="balanced",
+        help="leave doubtful blocks out (precision) or keep them (recall); default balanced",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="unchrome",
@@ -224,12 +234,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=int, default=8, help="concurrent inputs (default 8)")
     p.add_argument("--target-selector", metavar="CSS", help="take the content from here")
     p.add_argument("--remove-selector", metavar="CSS", help="drop these elements")
-    p.add_argument(
-        "--favor",
-        choices=FAVORS,
-        default="balanced",
-        help="leave doubtful blocks out (precision) or keep them (recall); default balanced",
-    )
+    add_favor_option(p)
     p.add_argument(
         "--timeout",
         type=float,

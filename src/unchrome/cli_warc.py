@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from .batch import CONTENT_FORMATS, DEADLINE_GRACE, OK, ExtractionPool, Row, UnchromeWorker
-from .config import FAVORS, Config
+from .cli import add_favor_option
+from .config import Config
 from .errors import FileAccessError, InvalidInput, UnchromeError
 from .sink import SINK_FORMATS, open_sink, sink_format
 from .warc import Page, WarcReader, is_url, is_warc_path, read_html_files
@@ -73,12 +74,7 @@ def parser() -> argparse.ArgumentParser:
         default=Config().timeout,
         help="seconds per record before it fails with TIMEOUT (default 30)",
     )
-    p.add_argument(
-        "--favor",
-        choices=FAVORS,
-        default="balanced",
-        help="leave doubtful blocks out (precision) or keep them (recall); default balanced",
-    )
+    add_favor_option(p)
     p.add_argument(
         "--max-memory",
         type=int,
