@@ -150,4 +150,5 @@ def test_rows_and_the_parquet_schema_carry_the_modification_date() -> None:
     result = Result(url="https://a.example/x", date="2025-01-02", date_modified="2025-03-04")
     row = ok_row(page(b"x", url="https://a.example/x"), result)
     assert (row["date"], row["date_modified"]) == ("2025-01-02", "2025-03-04")
+    pytest.importorskip("pyarrow")  # the parquet extra
     assert str(arrow_schema().field("date_modified").type) == "string"
