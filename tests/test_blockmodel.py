@@ -275,6 +275,39 @@ def test_an_article_page_ends_with_its_story_not_with_the_ranking_under_it():
     assert not any(t in text for t in TEASERS)
 
 
+def test_a_listing_keeps_the_items_the_model_is_unsure_of_where_an_article_drops_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The page profile (blockmodel.profile_thresholds): on a page that is not an
+    # article, a block inside the selection stays from p 0.5; an article's stay from
+    # 0.6. The per-page adaptation of the thresholds is held still to see only that.
+    monkeypatch.setattr(blockmodel, "adapt_drop_thresholds", lambda drop, probs, chars: drop)
+
+    def probabilities(self, seg, agg, sel, ctx, rows=None):  # type: ignore[no-untyped-def]
+        return np.array([0.55 if b.text.startswith("Oak shelf") else 0.99 for b in seg.blocks])
+
+    monkeypatch.setattr(blockmodel.BlockModel, "probabilities", probabilities)
+    intro = " ".join(STORY[:2])
+    items = "".join(
+        f"<div class='item'>Oak shelf model {i}, 80 cm wide, solid wood, in stock</div>"
+        for i in range(8)
+    )
+
+    def page(head: str) -> str:
+        return (
+            f"<html><head><title>Shelves</title>{head}</head><body><div class='shop'>"
+            f"<h1>Shelves</h1><div>{intro}</div><div>{intro}</div>{items}</div></body></html>"
+        )
+
+    listing = unchrome.extract(page(""), url="https://shop.example/shelves").text
+    assert listing.count("Oak shelf model") == 8
+    article = unchrome.extract(
+        page('<meta property="og:type" content="article">'), url="https://shop.example/shelves"
+    ).text
+    assert intro in article
+    assert "Oak shelf model" not in article
+
+
 def test_expected_f1_is_the_best_over_every_set_of_blocks():
     # The best set is always the blocks above some probability, whatever their sizes:
     # the prefix search must find the optimum of a search over all subsets.

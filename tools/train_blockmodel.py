@@ -165,6 +165,9 @@ GRID = (
 # The article profile (blockmodel.story_end) after the model's decision, as the
 # extractor runs it; ``--no-story-end`` measures without it.
 STORY_END = True
+# The page profile's thresholds on pages that are not articles
+# (blockmodel.profile_thresholds); ``--no-page-profile`` measures without it.
+PAGE_PROFILE = True
 # Threshold shifts tried for Config.favor.
 FAVOR_GRID = (-0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3)
 
@@ -497,17 +500,21 @@ def model_texts(
                 # Beside a story the extractor computes no probability outside the
                 # selection (BlockModel.keep): they are 0 when it adapts its thresholds.
                 page_probs = np.where(region, page_probs, 0.0)
-            drop_below = blockmodel.drop_thresholds(
-                _shells(record), structured, other, page_probs, chars
+            article = story or bool(record.get("article"))
+            page_structured, page_other, page_add = blockmodel.profile_thresholds(
+                article or not PAGE_PROFILE, structured, other, add_above
             )
-            keep = blockmodel.decide(page_probs, region, chars, drop_below, add_above, story)
+            drop_below = blockmodel.drop_thresholds(
+                _shells(record), page_structured, page_other, page_probs, chars
+            )
+            keep = blockmodel.decide(page_probs, region, chars, drop_below, page_add, story)
             after_story = np.zeros(len(keep), dtype=bool)
-            if STORY_END and (story or record.get("article")):
+            if STORY_END and article:
                 ended = blockmodel.story_end(_shells(record), keep, page_probs)
                 after_story, keep = keep & ~ended, ended
             if shift:
                 keep = blockmodel.decide(
-                    page_probs, region, chars, drop_below, add_above, story, shift
+                    page_probs, region, chars, drop_below, page_add, story, shift
                 )
                 keep &= ~after_story
         else:
@@ -709,7 +716,7 @@ def export(
 
 
 def main() -> None:
-    global STORY_END, NEWS_PAGE_WEIGHT
+    global STORY_END, PAGE_PROFILE, NEWS_PAGE_WEIGHT
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("step", choices=("prepare", "cv", "grid", "fit"))
     parser.add_argument("--suite", choices=("wcxb", "readability"), default="wcxb")
@@ -725,6 +732,12 @@ def main() -> None:
         "--no-story-end",
         action="store_true",
         help="score without the article profile (blockmodel.story_end)",
+    )
+    parser.add_argument(
+        "--no-page-profile",
+        action="store_true",
+        help="score pages that are not articles with the article thresholds "
+        "(blockmodel.profile_thresholds)",
     )
     parser.add_argument(
         "--vocab-from",
@@ -751,6 +764,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     STORY_END = not args.no_story_end
+    PAGE_PROFILE = not args.no_page_profile
     NEWS_PAGE_WEIGHT = args.news_weight
     {"prepare": prepare, "cv": cross_validate, "grid": grid, "fit": fit}[args.step](args)
 
