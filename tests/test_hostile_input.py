@@ -142,6 +142,35 @@ def test_markup_depth_cap_drops_only_the_tags_past_the_cap():
     assert TEXT in out
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["<div>", "</div>", "<p/>", "<br>", "<a href=/x/>", "</a>", "<b title='>'>", "x"]
+        ),
+        max_size=60,
+    ),
+    st.integers(min_value=1, max_value=6),
+)
+def test_markup_depth_fast_path_reads_the_depth_the_capping_loop_reads(
+    parts: list[str], cap: int
+) -> None:
+    # parse.max_tag_depth (a findall and a cumulative sum) decides whether the capping
+    # loop runs at all: it must see the depth the loop sees, stray end tags included.
+    from unchrome.parse import _TAG, _VOID_TAGS, cap_tag_depth, max_tag_depth
+
+    text = "".join(parts)
+    depth = deepest = 0
+    for match in _TAG.finditer(text):
+        closing, name, slash = match.group(1, 2, 3)
+        if slash or name.lower() in _VOID_TAGS:
+            continue
+        depth = max(0, depth - 1) if closing else depth + 1
+        deepest = max(deepest, depth)
+    assert max_tag_depth(text) == deepest
+    assert (cap_tag_depth(text, cap) == text) == (deepest <= cap)
+
+
 def test_deep_nesting_of_mixed_inline_tags():
     tags = ["span", "b", "i", "em", "a", "strong", "font", "u"]
     opening = "".join(f"<{tag}>" for tag in tags * 3_000)
