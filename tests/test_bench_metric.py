@@ -273,7 +273,9 @@ def test_main_with_every_report_option(tmp_path: Path, capsys) -> None:
     argv = ["--data", str(DATA), "--limit", "3", "--vs", "trafilatura", "--worst", "2"]
     assert bench.main([*argv, "--markdown", "--json", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "time ratio (trafilatura median / unchrome median)" in printed
+    assert re.search(r"^time ratio trafilatura / unchrome: p50 \d+\.\d\d, p99 \d", printed, re.M)
+    assert re.search(r"^system .* p50 ms\s+p99 ms\s+mean ms\s+pages/s$", printed, re.M)
+    assert "| p50 ms | p99 ms | mean ms | pages/s |" in printed  # the Markdown overall table
     header = (
         "| type | pages | unchrome F1 | unchrome P | unchrome R "
         "| unchrome md F1 | unchrome md P | unchrome md R | trafilatura F1 |"
@@ -282,7 +284,53 @@ def test_main_with_every_report_option(tmp_path: Path, capsys) -> None:
     assert "text and Markdown of one selection" in printed
     payload = json.loads(out.read_text(encoding="utf-8"))
     assert len(payload["pages"]) == 3
+    summary = payload["meta"]["summary"][0]
+    assert {"median_ms", "mean_ms", "p99_ms", "pages_per_s"} <= set(summary)
     assert {"unchrome", "unchrome md", "trafilatura"} <= set(payload["pages"][0])
+
+
+# ------------------------------------------------------------------------ timings
+
+
+def test_p99_interpolates_between_the_two_slowest_pages_never_past_the_slowest() -> None:
+    # Ten pages of 1..10 ms: rank 0.99 * 9 = 8.91 lies 91% of the way from 9 to 10 ms.
+    # (quantiles' default "exclusive" method would give 10.89, slower than any page.)
+    assert bench.p99([float(t) for t in range(10, 0, -1)]) == pytest.approx(9.91)
+    assert bench.p99([float(t) for t in range(1, 102)]) == pytest.approx(100.0)
+    assert bench.p99([4.0]) == 4.0  # one page: its time
+    assert bench.p99([]) == 0.0
+
+
+def test_summary_times_p50_p99_and_pages_per_second() -> None:
+    page = _page("x")
+    results = [bench.evaluate_output(page, "x", ms) for ms in (2.0, 4.0, 6.0, 8.0)]
+    summary = bench.summarise("s", results)
+    assert summary.median_ms == 5.0
+    assert summary.p99_ms == pytest.approx(6.0 + 0.97 * 2.0)  # rank 0.99 * 3 = 2.97
+    assert summary.pages_per_s == pytest.approx(1000 / 5.0)  # mean 5 ms a page
+    row = bench.overall_rows([summary])[0]
+    assert row[-4:] == ["5.0", "7.9", "5.0", "200.0"]  # p50, p99, mean ms, pages/s
+
+
+def test_time_ratio_lines_are_each_other_system_over_unchrome() -> None:
+    page = _page("x")
+
+    def summary(name: str, times: tuple[float, ...]) -> bench.Summary:
+        return bench.summarise(name, [bench.evaluate_output(page, "x", t) for t in times])
+
+    lines = bench.time_ratios(
+        [
+            summary("unchrome", (2.0, 2.0, 10.0)),
+            summary("unchrome md", (3.0, 3.0, 3.0)),
+            summary("trafilatura", (12.0, 12.0, 40.0)),
+            summary("resiliparse", (1.0, 1.0, 5.0)),
+        ]
+    )
+    # p99 of (2, 2, 10) is 2 + 0.98 * 8 = 9.84; of (12, 12, 40) 12 + 0.98 * 28 = 39.44.
+    assert lines == [
+        f"time ratio trafilatura / unchrome: p50 6.00, p99 {39.44 / 9.84:.2f}",
+        f"time ratio resiliparse / unchrome: p50 0.50, p99 {4.92 / 9.84:.2f}",
+    ]
 
 
 def test_repeat_keeps_each_pages_fastest_run_and_its_first_output(tmp_path: Path) -> None:
