@@ -333,6 +333,38 @@ def test_time_ratio_lines_are_each_other_system_over_unchrome() -> None:
     ]
 
 
+def test_vs_takes_one_or_more_systems() -> None:
+    parser = bench.build_parser()
+    assert parser.parse_args(["--vs", "trafilatura"]).vs == ["trafilatura"]
+    both = parser.parse_args(["--vs", "trafilatura", "resiliparse", "--limit", "3"])
+    assert both.vs == ["trafilatura", "resiliparse"]
+    assert both.limit == 3
+    assert parser.parse_args([]).vs is None
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--vs", "readability"])
+
+
+def test_resiliparse_system_extracts_the_paragraphs() -> None:
+    pytest.importorskip("resiliparse")
+    system = bench.resiliparse_system()
+    assert system is not None and system.name == "resiliparse"
+    paragraphs = [
+        "The harbour ferry returns on Monday after the winter break, the operator said.",
+        "Six crossings a day are planned until the end of March, weather permitting.",
+        "Tickets bought for the cancelled December sailings remain valid until summer.",
+    ]
+    html = (
+        "<html><head><title>Ferry</title></head><body>"
+        "<nav><ul><li><a href='/'>Home</a></li><li><a href='/news'>News</a></li></ul></nav>"
+        "<main><article><h1>The ferry is back</h1>"
+        + "".join(f"<p>{p}</p>" for p in paragraphs)
+        + "</article></main></body></html>"
+    )
+    text = system.extract(html.encode(), "https://news.example/ferry")
+    for paragraph in paragraphs:
+        assert paragraph in text
+
+
 def test_repeat_keeps_each_pages_fastest_run_and_its_first_output(tmp_path: Path) -> None:
     _write_dataset(tmp_path)
     pages, _ = bench.load_pages(tmp_path, "dev")
@@ -404,6 +436,22 @@ def test_news_suite_prints_groups_and_the_chinese_row(tmp_path: Path, capsys) ->
     assert "news: 2 pages" in printed
     for row in ("news-spiders article", "magic-html article", "Chinese pages", "all"):
         assert re.search(rf"^{row}\s+\d", printed, re.M), row
+
+
+def test_a_vs_system_not_installed_is_left_out_and_the_rest_runs(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    _write_news(tmp_path)
+    echo = bench.System("echo", lambda raw, url: _NEWS_STORY)
+    monkeypatch.setitem(bench.OTHER_SYSTEMS, "trafilatura", lambda favor: echo)
+    monkeypatch.setitem(bench.OTHER_SYSTEMS, "resiliparse", lambda favor: None)
+    argv = ["--suite", "news", "--data", str(tmp_path), "--vs", "trafilatura", "resiliparse"]
+    assert bench.main(argv) == 0
+    captured = capsys.readouterr()
+    assert "bench: resiliparse is not installed; running without it" in captured.err
+    assert re.search(r"^echo\s+2\s", captured.out, re.M)
+    assert "time ratio echo / unchrome: p50" in captured.out
+    assert "resiliparse" not in captured.out
 
 
 def test_both_suites_refuse_one_data_directory(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ Run as ``python -m unchrome.bench``::
 
     python -m unchrome.bench                        # full dev split, unchrome only
     python -m unchrome.bench --vs trafilatura       # same pages, same process, side by side
+    python -m unchrome.bench --vs trafilatura resiliparse    # both, interleaved page by page
     python -m unchrome.bench --suite news --vs trafilatura   # the news set, per group
     python -m unchrome.bench --suite both --vs trafilatura   # one suite after the other
     python -m unchrome.bench --suite both --vs trafilatura --favor precision  # both sides
@@ -493,6 +494,39 @@ def trafilatura_system(favor: str = "balanced") -> System | None:
     return System("trafilatura", run, (), note=f"trafilatura {version}{chosen}, input via {how}")
 
 
+def resiliparse_system(favor: str = "balanced") -> System | None:
+    """resiliparse's main-content text on the decoded page, or None if not installed.
+
+    ``extract_plain_text`` takes the string and parses it itself, as fast as handing it
+    an ``HTMLTree.parse`` tree; it has no precision or recall option, so ``favor`` only
+    shows in the note.
+    """
+    try:
+        from resiliparse.extract.html2text import extract_plain_text
+        from resiliparse.parse.html import HTMLParserException
+    except ImportError:
+        return None
+    from importlib.metadata import version
+
+    decode, how = make_decoder()
+
+    def run(raw: bytes, url: str | None) -> str:
+        # Decoding is timed too, as for trafilatura: the same string, the same clock.
+        return extract_plain_text(decode(raw), main_content=True)
+
+    chosen = f", no favor option (its default for --favor {favor})" if favor != "balanced" else ""
+    note = f"resiliparse {version('resiliparse')}, main_content=True{chosen}, input via {how}"
+    # A document its parser refuses is its documented "nothing to extract" answer.
+    return System("resiliparse", run, (HTMLParserException,), note=note)
+
+
+#: ``--vs`` names and the functions that build those systems (None: not installed).
+OTHER_SYSTEMS: dict[str, Callable[[str], System | None]] = {
+    "trafilatura": trafilatura_system,
+    "resiliparse": resiliparse_system,
+}
+
+
 # --------------------------------------------------------------------------- running
 
 
@@ -945,7 +979,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``python -m unchrome.bench`` command line."""
     parser = argparse.ArgumentParser(
         prog="python -m unchrome.bench",
-        description="Word-level F1 of unchrome (and optionally trafilatura) on WCXB and news.",
+        description="Word-level F1 and timings of unchrome (and optionally trafilatura and "
+        "resiliparse) on WCXB and news.",
     )
     parser.add_argument(
         "--suite",
@@ -960,13 +995,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--limit", type=_positive_int, help="score only the first N pages")
     parser.add_argument("--types", type=_type_list, help="comma-separated page types to keep")
     parser.add_argument(
-        "--vs", choices=["trafilatura"], help="also run this system on the same pages"
+        "--vs",
+        nargs="+",
+        choices=list(OTHER_SYSTEMS),
+        metavar="SYSTEM",
+        help="also run these systems on the same pages: trafilatura, resiliparse or both",
     )
     parser.add_argument(
         "--favor",
         choices=["balanced", "precision", "recall"],
         default="balanced",
-        help="unchrome's Config.favor, and trafilatura's favor_precision / favor_recall",
+        help="unchrome's Config.favor, and trafilatura's favor_precision / favor_recall "
+        "(resiliparse has none and runs its default)",
     )
     parser.add_argument("--json", type=Path, metavar="OUT", help="write per-page results here")
     parser.add_argument(
@@ -1027,10 +1067,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError as exc:
         print(f"bench: unchrome.extract is not importable: {exc}", file=sys.stderr)
         return 2
-    if args.vs == "trafilatura":
-        other = trafilatura_system(args.favor)
+    for name in dict.fromkeys(args.vs or ()):  # each named once, in the order given
+        other = OTHER_SYSTEMS[name](args.favor)
         if other is None:
-            print("bench: trafilatura is not installed; running unchrome only", file=sys.stderr)
+            print(f"bench: {name} is not installed; running without it", file=sys.stderr)
         else:
             systems.append(other)
 
