@@ -273,7 +273,9 @@ def test_main_with_every_report_option(tmp_path: Path, capsys) -> None:
     argv = ["--data", str(DATA), "--limit", "3", "--vs", "trafilatura", "--worst", "2"]
     assert bench.main([*argv, "--markdown", "--json", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "time ratio (trafilatura median / unchrome median)" in printed
+    assert re.search(r"^time ratio trafilatura / unchrome: p50 \d+\.\d\d, p99 \d", printed, re.M)
+    assert re.search(r"^system .* p50 ms\s+p99 ms\s+mean ms\s+pages/s$", printed, re.M)
+    assert "| p50 ms | p99 ms | mean ms | pages/s |" in printed  # the Markdown overall table
     header = (
         "| type | pages | unchrome F1 | unchrome P | unchrome R "
         "| unchrome md F1 | unchrome md P | unchrome md R | trafilatura F1 |"
@@ -282,7 +284,85 @@ def test_main_with_every_report_option(tmp_path: Path, capsys) -> None:
     assert "text and Markdown of one selection" in printed
     payload = json.loads(out.read_text(encoding="utf-8"))
     assert len(payload["pages"]) == 3
+    summary = payload["meta"]["summary"][0]
+    assert {"median_ms", "mean_ms", "p99_ms", "pages_per_s"} <= set(summary)
     assert {"unchrome", "unchrome md", "trafilatura"} <= set(payload["pages"][0])
+
+
+# ------------------------------------------------------------------------ timings
+
+
+def test_p99_interpolates_between_the_two_slowest_pages_never_past_the_slowest() -> None:
+    # Ten pages of 1..10 ms: rank 0.99 * 9 = 8.91 lies 91% of the way from 9 to 10 ms.
+    # (quantiles' default "exclusive" method would give 10.89, slower than any page.)
+    assert bench.p99([float(t) for t in range(10, 0, -1)]) == pytest.approx(9.91)
+    assert bench.p99([float(t) for t in range(1, 102)]) == pytest.approx(100.0)
+    assert bench.p99([4.0]) == 4.0  # one page: its time
+    assert bench.p99([]) == 0.0
+
+
+def test_summary_times_p50_p99_and_pages_per_second() -> None:
+    page = _page("x")
+    results = [bench.evaluate_output(page, "x", ms) for ms in (2.0, 4.0, 6.0, 8.0)]
+    summary = bench.summarise("s", results)
+    assert summary.median_ms == 5.0
+    assert summary.p99_ms == pytest.approx(6.0 + 0.97 * 2.0)  # rank 0.99 * 3 = 2.97
+    assert summary.pages_per_s == pytest.approx(1000 / 5.0)  # mean 5 ms a page
+    row = bench.overall_rows([summary])[0]
+    assert row[-4:] == ["5.0", "7.9", "5.0", "200.0"]  # p50, p99, mean ms, pages/s
+
+
+def test_time_ratio_lines_are_each_other_system_over_unchrome() -> None:
+    page = _page("x")
+
+    def summary(name: str, times: tuple[float, ...]) -> bench.Summary:
+        return bench.summarise(name, [bench.evaluate_output(page, "x", t) for t in times])
+
+    lines = bench.time_ratios(
+        [
+            summary("unchrome", (2.0, 2.0, 10.0)),
+            summary("unchrome md", (3.0, 3.0, 3.0)),
+            summary("trafilatura", (12.0, 12.0, 40.0)),
+            summary("resiliparse", (1.0, 1.0, 5.0)),
+        ]
+    )
+    # p99 of (2, 2, 10) is 2 + 0.98 * 8 = 9.84; of (12, 12, 40) 12 + 0.98 * 28 = 39.44.
+    assert lines == [
+        f"time ratio trafilatura / unchrome: p50 6.00, p99 {39.44 / 9.84:.2f}",
+        f"time ratio resiliparse / unchrome: p50 0.50, p99 {4.92 / 9.84:.2f}",
+    ]
+
+
+def test_vs_takes_one_or_more_systems() -> None:
+    parser = bench.build_parser()
+    assert parser.parse_args(["--vs", "trafilatura"]).vs == ["trafilatura"]
+    both = parser.parse_args(["--vs", "trafilatura", "resiliparse", "--limit", "3"])
+    assert both.vs == ["trafilatura", "resiliparse"]
+    assert both.limit == 3
+    assert parser.parse_args([]).vs is None
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--vs", "readability"])
+
+
+def test_resiliparse_system_extracts_the_paragraphs() -> None:
+    pytest.importorskip("resiliparse")
+    system = bench.resiliparse_system()
+    assert system is not None and system.name == "resiliparse"
+    paragraphs = [
+        "The harbour ferry returns on Monday after the winter break, the operator said.",
+        "Six crossings a day are planned until the end of March, weather permitting.",
+        "Tickets bought for the cancelled December sailings remain valid until summer.",
+    ]
+    html = (
+        "<html><head><title>Ferry</title></head><body>"
+        "<nav><ul><li><a href='/'>Home</a></li><li><a href='/news'>News</a></li></ul></nav>"
+        "<main><article><h1>The ferry is back</h1>"
+        + "".join(f"<p>{p}</p>" for p in paragraphs)
+        + "</article></main></body></html>"
+    )
+    text = system.extract(html.encode(), "https://news.example/ferry")
+    for paragraph in paragraphs:
+        assert paragraph in text
 
 
 def test_repeat_keeps_each_pages_fastest_run_and_its_first_output(tmp_path: Path) -> None:
@@ -356,6 +436,22 @@ def test_news_suite_prints_groups_and_the_chinese_row(tmp_path: Path, capsys) ->
     assert "news: 2 pages" in printed
     for row in ("news-spiders article", "magic-html article", "Chinese pages", "all"):
         assert re.search(rf"^{row}\s+\d", printed, re.M), row
+
+
+def test_a_vs_system_not_installed_is_left_out_and_the_rest_runs(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    _write_news(tmp_path)
+    echo = bench.System("echo", lambda raw, url: _NEWS_STORY)
+    monkeypatch.setitem(bench.OTHER_SYSTEMS, "trafilatura", lambda favor: echo)
+    monkeypatch.setitem(bench.OTHER_SYSTEMS, "resiliparse", lambda favor: None)
+    argv = ["--suite", "news", "--data", str(tmp_path), "--vs", "trafilatura", "resiliparse"]
+    assert bench.main(argv) == 0
+    captured = capsys.readouterr()
+    assert "bench: resiliparse is not installed; running without it" in captured.err
+    assert re.search(r"^echo\s+2\s", captured.out, re.M)
+    assert "time ratio echo / unchrome: p50" in captured.out
+    assert "resiliparse" not in captured.out
 
 
 def test_both_suites_refuse_one_data_directory(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ Run as ``python -m unchrome.bench``::
 
     python -m unchrome.bench                        # full dev split, unchrome only
     python -m unchrome.bench --vs trafilatura       # same pages, same process, side by side
+    python -m unchrome.bench --vs trafilatura resiliparse    # both, interleaved page by page
     python -m unchrome.bench --suite news --vs trafilatura   # the news set, per group
     python -m unchrome.bench --suite both --vs trafilatura   # one suite after the other
     python -m unchrome.bench --suite both --vs trafilatura --favor precision  # both sides
@@ -25,7 +26,11 @@ grouped by source and type, and the Chinese pages get a row of their own.
 The data is never copied into the repository: it is read from ``--data`` or, by default,
 from ``../shared/data/<suite>`` next to the repository (see :func:`default_data_dirs`).
 
-Everything runs in one process, one page at a time, so both systems see the same machine
+Timing, per system: p50 and p99 of the per-page times (ms, raw bytes to text), the mean,
+and pages/s of one process (1000 / mean ms); under the tables, each other system's p50
+and p99 over unchrome's ("time ratio trafilatura / unchrome: p50 5.12, p99 4.30").
+
+Everything runs in one process, one page at a time, so all systems see the same machine
 state; there is deliberately no parallel mode, which would make the timings incomparable.
 """
 
@@ -489,6 +494,39 @@ def trafilatura_system(favor: str = "balanced") -> System | None:
     return System("trafilatura", run, (), note=f"trafilatura {version}{chosen}, input via {how}")
 
 
+def resiliparse_system(favor: str = "balanced") -> System | None:
+    """resiliparse's main-content text on the decoded page, or None if not installed.
+
+    ``extract_plain_text`` takes the string and parses it itself, as fast as handing it
+    an ``HTMLTree.parse`` tree; it has no precision or recall option, so ``favor`` only
+    shows in the note.
+    """
+    try:
+        from resiliparse.extract.html2text import extract_plain_text
+        from resiliparse.parse.html import HTMLParserException
+    except ImportError:
+        return None
+    from importlib.metadata import version
+
+    decode, how = make_decoder()
+
+    def run(raw: bytes, url: str | None) -> str:
+        # Decoding is timed too, as for trafilatura: the same string, the same clock.
+        return extract_plain_text(decode(raw), main_content=True)
+
+    chosen = f", no favor option (its default for --favor {favor})" if favor != "balanced" else ""
+    note = f"resiliparse {version('resiliparse')}, main_content=True{chosen}, input via {how}"
+    # A document its parser refuses is its documented "nothing to extract" answer.
+    return System("resiliparse", run, (HTMLParserException,), note=note)
+
+
+#: ``--vs`` names and the functions that build those systems (None: not installed).
+OTHER_SYSTEMS: dict[str, Callable[[str], System | None]] = {
+    "trafilatura": trafilatura_system,
+    "resiliparse": resiliparse_system,
+}
+
+
 # --------------------------------------------------------------------------- running
 
 
@@ -604,8 +642,20 @@ class Summary:
     without_rate: float | None  # per-page share of without-snippets found, averaged
     failures: int
     crashes: int
-    median_ms: float
+    median_ms: float  # the p50 (the key kept for earlier --json files)
     mean_ms: float
+    p99_ms: float
+    pages_per_s: float  # one process, one page at a time: 1000 / mean_ms
+
+
+def p99(ms: Sequence[float]) -> float:
+    """The 99th percentile of per-page times, interpolated between the two nearest
+    sorted values (``quantiles``' "inclusive" method, numpy's default "linear"); the
+    default "exclusive" method extrapolates past the slowest page on small samples.
+    With fewer than two times there is nothing to interpolate: the slowest (or 0)."""
+    if len(ms) < 2:
+        return max(ms, default=0.0)
+    return statistics.quantiles(ms, n=100, method="inclusive")[98]
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -615,6 +665,7 @@ def _mean(values: Sequence[float]) -> float | None:
 def summarise(system: str, results: Sequence[PageResult]) -> Summary:
     """Average the per-page scores; snippet rates only over pages that have snippets."""
     ms = [r.ms for r in results]
+    mean_ms = _mean(ms) or 0.0
     return Summary(
         system=system,
         pages=len(results),
@@ -627,7 +678,9 @@ def summarise(system: str, results: Sequence[PageResult]) -> Summary:
         failures=sum(r.error is not None for r in results),
         crashes=sum(r.crash is not None for r in results),
         median_ms=statistics.median(ms) if ms else 0.0,
-        mean_ms=_mean(ms) or 0.0,
+        mean_ms=mean_ms,
+        p99_ms=p99(ms),
+        pages_per_s=1000.0 / mean_ms if mean_ms > 0 else 0.0,
     )
 
 
@@ -670,8 +723,10 @@ OVERALL_HEADERS = (
     "without-snip%",
     "failed",
     "crashes",
-    "median ms",
+    "p50 ms",
+    "p99 ms",
     "mean ms",
+    "pages/s",
 )
 
 
@@ -690,9 +745,25 @@ def overall_rows(summaries: Sequence[Summary]) -> list[list[str]]:
             str(s.failures),
             str(s.crashes),
             f"{s.median_ms:.1f}",
+            f"{s.p99_ms:.1f}",
             f"{s.mean_ms:.1f}",
+            f"{s.pages_per_s:.1f}",
         ]
         for s in summaries
+    ]
+
+
+def time_ratios(summaries: Sequence[Summary]) -> list[str]:
+    """One line per other system: its p50 and p99 over unchrome's (the first summary),
+    so above 1 means unchrome is faster."""
+    base = summaries[0] if summaries else None
+    if base is None or base.median_ms <= 0 or base.p99_ms <= 0:
+        return []
+    return [
+        f"time ratio {s.system} / {base.system}: "
+        f"p50 {s.median_ms / base.median_ms:.2f}, p99 {s.p99_ms / base.p99_ms:.2f}"
+        for s in summaries
+        if not s.system.startswith("unchrome")
     ]
 
 
@@ -908,7 +979,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``python -m unchrome.bench`` command line."""
     parser = argparse.ArgumentParser(
         prog="python -m unchrome.bench",
-        description="Word-level F1 of unchrome (and optionally trafilatura) on WCXB and news.",
+        description="Word-level F1 and timings of unchrome (and optionally trafilatura and "
+        "resiliparse) on WCXB and news.",
     )
     parser.add_argument(
         "--suite",
@@ -923,20 +995,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--limit", type=_positive_int, help="score only the first N pages")
     parser.add_argument("--types", type=_type_list, help="comma-separated page types to keep")
     parser.add_argument(
-        "--vs", choices=["trafilatura"], help="also run this system on the same pages"
+        "--vs",
+        nargs="+",
+        choices=list(OTHER_SYSTEMS),
+        metavar="SYSTEM",
+        help="also run these systems on the same pages: trafilatura, resiliparse or both",
     )
     parser.add_argument(
         "--favor",
         choices=["balanced", "precision", "recall"],
         default="balanced",
-        help="unchrome's Config.favor, and trafilatura's favor_precision / favor_recall",
+        help="unchrome's Config.favor, and trafilatura's favor_precision / favor_recall "
+        "(resiliparse has none and runs its default)",
     )
     parser.add_argument("--json", type=Path, metavar="OUT", help="write per-page results here")
     parser.add_argument(
         "--worst", type=_positive_int, metavar="N", help="list unchrome's N lowest-F1 pages"
     )
     parser.add_argument(
-        "--markdown", action="store_true", help="also print the per-type table as Markdown"
+        "--markdown",
+        action="store_true",
+        help="also print the overall table (timings included) and the per-type one as Markdown",
     )
     parser.add_argument(
         "--repeat",
@@ -988,10 +1067,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError as exc:
         print(f"bench: unchrome.extract is not importable: {exc}", file=sys.stderr)
         return 2
-    if args.vs == "trafilatura":
-        other = trafilatura_system(args.favor)
+    for name in dict.fromkeys(args.vs or ()):  # each named once, in the order given
+        other = OTHER_SYSTEMS[name](args.favor)
         if other is None:
-            print("bench: trafilatura is not installed; running unchrome only", file=sys.stderr)
+            print(f"bench: {name} is not installed; running without it", file=sys.stderr)
         else:
             systems.append(other)
 
@@ -1036,11 +1115,10 @@ def _run_suite(
     extra = NEWS_EXTRA_ROWS if suite == "news" else None
     headers, rows = per_type_table(pages, results, extra)
     print(format_table(headers, rows))
-    others = [s for s in summaries if not s.system.startswith("unchrome")]
-    if others and summaries[0].median_ms > 0:
-        ratio = others[0].median_ms / summaries[0].median_ms
+    ratios = time_ratios(summaries)
+    if ratios:
         print()
-        print(f"time ratio ({others[0].system} median / unchrome median): {ratio:.2f}")
+        print("\n".join(ratios))
     print()
     checks = [check_renderings(p.read_html(), p.url, p.cjk_tokens) for p in pages]
     print(format_rendering_checks(pages, checks))
@@ -1064,6 +1142,8 @@ def _run_suite(
         print(f"unchrome's {args.worst} worst pages by F1:")
         print(format_worst(pages, results, "unchrome", args.worst))
     if args.markdown:
+        print()
+        print(format_markdown(OVERALL_HEADERS, overall_rows(summaries)))
         print()
         print(format_markdown(_spelled_out(headers), rows))
     if json_out:
