@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .parse import LexborHTMLParser, LexborNode
+from .parse import LexborNode
 
 BLOCK_TAGS = frozenset(
     {
@@ -250,245 +250,6 @@ class Vocabulary:
 EMPTY_VOCABULARY = Vocabulary()
 
 
-def segment(
-    root: LexborNode,
-    vocab: Vocabulary = EMPTY_VOCABULARY,
-    *,
-    include_tables: bool = True,
-    max_depth: int = 1 << 30,
-    marks: dict[int, int] | None = None,
-) -> Segmentation:
-    """The blocks under ``root`` in document order, with their element table.
-
-    The walk keeps an explicit stack and is the depth guard of the pipeline: an element
-    at ``max_depth`` is read as plain text, one block node. ``marks`` maps element
-    ``mem_id``s to FLAG_* bits that every block inside the element carries (comment
-    sections, the caller's selector).
-    """
-    seg = Segmentation()
-    blocks = seg.blocks
-    nodes, tags, parents, chrome = seg.nodes, seg.tags, seg.parents, seg.chrome
-    tag_bits = vocab.tag_bits
-    names_of = vocab.names
-    buf: list[str] = []
-    buf_nodes: list[LexborNode] = []
-    # Bound once: buf_nodes is a closure cell (flush reads it), and the walk appends to
-    # it once per text node.
-    add_node = buf_nodes.append
-    marked = marks or {}
-    # Marks met on inline elements: they hold no block of their own, so the block
-    # their text ends up in carries the mark.
-    sticky = 0
-
-    def open_element(node: LexborNode, tag: str, parent: int) -> tuple[int, int]:
-        """Register a block element; return (its id, its own mask)."""
-        mask = tag_bits.get(tag, 0)
-        named_chrome = False
-        # attrs.get looks one attribute up in C, no dict of all attributes, but a
-        # missing one costs a KeyError raised and caught inside it (1.0 us instead of
-        # 0.15): a fifth of the block elements have no attribute at all, which the
-        # count says in one C call.
-        attrs = node.attrs
-        cls = ident = None
-        if len(attrs):
-            cls = attrs.get("class")
-            ident = node.id
-        if cls or ident:
-            words, named_chrome = names_of(f"{cls or ''} {ident or ''}")
-            mask |= words
-        nodes.append(node)
-        tags.append(tag)
-        parents.append(parent)
-        chrome.append(named_chrome)
-        return len(nodes) - 1, mask
-
-    # Per open element: (node, kind, owner, near, far, flags, in_a, parent_own, path length)
-    stack: list[tuple[LexborNode, str, int, int, int, int, int, int, int]] = []
-    path: list[int] = []
-    kind = "div"
-    owner = -1
-    near = far = parent_own = 0
-    flags = 0
-    in_a = 0
-    link_chars = 0
-
-    def flush() -> None:
-        # Callers test ``buf`` first: a call costs more than the test, and before
-        # whitespace was kept out of the empty buffer 36% of the calls found nothing.
-        nonlocal link_chars, sticky
-        raw = "".join(buf)
-        buf.clear()
-        sources = tuple(buf_nodes)
-        buf_nodes.clear()
-        chars = link_chars
-        link_chars = 0
-        block_flags = flags | sticky
-        sticky = 0
-        if BR in raw:
-            lines = [" ".join(part.split()) for part in raw.split(BR)]
-            text = "\n".join(line for line in lines if line)
-        else:
-            text = " ".join(raw.split())
-        if not text:
-            return
-        if kind in LENGTH_FILTERED and len(text) < SHORT_PARAGRAPH_CHARS:
-            block_flags |= FLAG_SHORT
-        blocks.append(Block(kind, text, owner, chars, near, far, block_flags, tuple(path), sources))
-
-    # The walk starts at the root itself (a caller's selector may match a <table> or a
-    # <pre>) and never leaves it: the objects popped from the stack are the ones pushed,
-    # so "is root" holds for it (selectolax makes a new object on every other access).
-    # Tag names by lexbor tag id, filled as the walk meets them. node.tag decodes a new
-    # str on every access (128 ns a node), tag_id is an int (48 ns). Within one document
-    # an id names one tag; only SVG's camel-case tags ("clipPath") share their id with
-    # an HTML-namespace spelling, and no test below tells the two apart.
-    # With the name, what the walk does with the tag (_action): its tests by name
-    # (set lookups, startswith, "-" in tag) run once per tag id instead of once per
-    # element.
-    tag_actions: dict[int, tuple[str, int]] = {}
-    node: LexborNode | None = root
-    while node is not None:
-        known = tag_actions.get(node.tag_id)
-        if known is None:
-            name = node.tag or ""
-            known = tag_actions[node.tag_id] = (name, _action(name))
-        tag, action = known
-        entered = False
-        if action == _TEXT:
-            content = node.text_content
-            # Whitespace before a block's first text is dropped by flush() anyway (and
-            # counts no link characters): leaving it out of the empty buffer spares
-            # the flushes of the indentation between block tags. On every tenth dev
-            # page flush() ran 71,775 times for 20,175 blocks before, 20,711 after.
-            if buf or not content.isspace():
-                buf.append(content)
-                add_node(node)
-                if in_a:
-                    link_chars += len(content.strip())
-        elif action == _BR:
-            buf.append(BR)
-        elif action == _PRE or (action == _TABLE and is_data_table(node)):
-            if buf:
-                flush()
-            element, own = open_element(node, tag, path[-1] if path else -1)
-            block_near = own | parent_own
-            block_far = far | own
-            block_path = (*path, element)
-            block_flags = flags | (marked.get(node.mem_id, 0) if marked else 0)
-            if tag == "pre":
-                text = node.text(deep=True).strip("\n")
-                if text.strip():
-                    blocks.append(
-                        Block(
-                            "pre",
-                            text,
-                            element,
-                            0,
-                            block_near,
-                            block_far,
-                            block_flags,
-                            block_path,
-                            (node,),
-                        )
-                    )
-            elif include_tables:
-                for row, row_links, row_node in table_rows(node):
-                    blocks.append(
-                        Block(
-                            "table",
-                            row,
-                            element,
-                            row_links,
-                            block_near,
-                            block_far,
-                            block_flags | FLAG_ROW,
-                            block_path,
-                            (row_node,),
-                        )
-                    )
-        elif action == _SKIP:
-            if buf and tag == "img":
-                # A picture between two runs of text stands between their words (an
-                # icon before each label of a size picker): it parts them, as a
-                # reader sees it and as the Markdown writes it.
-                buf.append(" ")
-        else:
-            is_block = action != _INLINE
-            if is_block and buf:
-                flush()
-            child = node.child
-            mark = marked.get(node.mem_id, 0) if marked else 0
-            if child is not None and len(stack) + 2 >= max_depth:
-                # Too deep to walk: its text joins the current block as it is (lexbor
-                # reads it without recursion), and the renderings take it whole.
-                buf.append(node.text(deep=True, separator=" "))
-                add_node(node)
-                if mark:
-                    sticky |= mark
-            elif child is None or (tag == "a" and kind in HEADINGS and _is_permalink(node)):
-                pass
-            elif not is_block and child.tag_id == _TEXT_TAG_ID and child.next is None:
-                # An inline element around one text node (a link, <b>, <span>): what the
-                # walk would do inside it and on leaving it, done here, without the push,
-                # the visit of the text node and the pop. Nothing is flushed inside an
-                # inline element, so of its state (in_a, far) only the link characters
-                # of the text count. 99 of the 139 inline elements with children on a
-                # median WCXB dev page (40th-60th percentile of time); segment() 3.5%
-                # faster on those pages, the same blocks.
-                content = child.text_content
-                if buf or not content.isspace():
-                    buf.append(content)
-                    add_node(child)
-                    if in_a or tag == "a":
-                        link_chars += len(content.strip())
-                if mark:
-                    sticky |= mark
-            else:
-                stack.append((node, kind, owner, near, far, flags, in_a, parent_own, len(path)))
-                if tag == "a":
-                    in_a += 1
-                if mark:
-                    flags |= mark
-                    if not is_block:
-                        sticky |= mark
-                if is_block:
-                    element, own = open_element(node, tag, path[-1] if path else -1)
-                    path.append(element)
-                    kind = tag
-                    owner = element
-                    near = own | parent_own
-                    far |= own
-                    parent_own = own
-                    if in_a and tag in CARD_BLOCKS:
-                        flags |= FLAG_IN_LINK
-                else:
-                    far |= tag_bits.get(tag, 0)
-                node = child
-                entered = True
-        if entered:
-            continue
-        while node is not None:
-            if node is root:
-                node = None
-                break
-            sibling = node.next
-            if sibling is not None:
-                node = sibling
-                break
-            if not stack:
-                node = None
-                break
-            outer = stack.pop()
-            node = outer[0]
-            if buf and (kind != outer[1] or tag_actions[node.tag_id][0] in BLOCK_TAGS):
-                flush()
-            _, kind, owner, near, far, flags, in_a, parent_own, depth = outer
-            del path[depth:]
-    if buf:
-        flush()
-    return seg
-
-
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # The text of a heading's permalink: a sign standing for "link" (an icon-only one holds
 # no text, and the HTML rendering drops it as an empty link).
@@ -508,8 +269,6 @@ def _is_permalink(link: LexborNode) -> bool:
 
 # What segment() does with an element, by its tag.
 _TEXT, _BR, _PRE, _TABLE, _SKIP, _INLINE, _BLOCK = range(7)
-# Lexbor's tag id of text nodes (a static id, like those of the tags it knows).
-_TEXT_TAG_ID: int = LexborHTMLParser("<p>x</p>").css_first("p").child.tag_id  # type: ignore[union-attr]
 
 
 def _action(tag: str) -> int:
@@ -567,3 +326,8 @@ def table_rows(table: LexborNode) -> list[tuple[str, int, LexborNode]]:
             links = sum(len(a.text(deep=True, strip=True)) for a in tr.css("a"))
             rows.append((" | ".join(cells), links, tr))
     return rows
+
+
+# The walk itself is compiled (_segment.pyx: it reads lexbor's node structs, not the
+# selectolax attributes); it uses the helpers above, so it is imported after them.
+from ._segment import segment  # noqa: E402, F401  (segment.segment)
