@@ -1,4 +1,5 @@
-"""The compiled part of unchrome: the segment walk (src/unchrome/_segment.pyx).
+"""The compiled parts of unchrome: the segment walk (src/unchrome/_segment.pyx) and the
+attribute cap's scanner (src/unchrome/_markup.pyx).
 
 Everything else is in pyproject.toml. Cython and a C compiler build it at install
 time (``pip install -e .``): gcc and the Python headers are all it needs.
@@ -9,7 +10,10 @@ from setuptools import Extension, setup
 
 setup(
     ext_modules=cythonize(
-        [Extension("unchrome._segment", ["src/unchrome/_segment.pyx"], extra_compile_args=["-O2"])],
+        [
+            Extension(f"unchrome.{name}", [f"src/unchrome/{name}.pyx"], extra_compile_args=["-O2"])
+            for name in ("_segment", "_markup")
+        ],
         language_level=3,
     )
 )

@@ -171,6 +171,38 @@ def test_markup_depth_fast_path_reads_the_depth_the_capping_loop_reads(
     assert (cap_tag_depth(text, cap) == text) == (deepest <= cap)
 
 
+_SOUP = [
+    "<a", "<A", "</a", "<p ", "<script", "<SCRIPT ", "</script", "</script>", "<style>",
+    "</STYLE ", "<title", "<plaintext ", "<!--", "-->", "--!>", "<!-->", "<!--->", "<!",
+    "<", ">", "/", "=", " ", "\t", "\n", '"', "'", "x", "y=1", "b", "-", "é", "<scriptx",
+]  # fmt: skip
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_SOUP), max_size=40), st.integers(min_value=0, max_value=3))
+def test_the_attribute_scanner_stops_where_the_regex_walk_stops(parts: list[str], cap: int) -> None:
+    # parse.cap_attributes asks the compiled scanner whether any tag is over the cap
+    # and skips the regex walk when none is: the two must read tags alike, comments,
+    # quotes and raw text included.
+    from unchrome._markup import over_attribute_cap
+    from unchrome.parse import _walk_pattern
+
+    text = "".join(parts)
+    stops = _walk_pattern(cap).match(text).end() != len(text)
+    assert over_attribute_cap(text, cap) == stops
+
+
+def test_the_attribute_scanner_leaves_case_folded_tag_names_to_the_regex_walk() -> None:
+    # Python's case-blind match reads "<ſcript>" as a <script> (ſ folds onto "s"): a
+    # text with such a letter is always walked by the regex.
+    from unchrome._markup import over_attribute_cap
+
+    assert over_attribute_cap("<p>plain</p>", 256) is False
+    assert over_attribute_cap("<p>\u017fure</p>", 256) is True
+    capped = unchrome.parse.cap_attributes("<\u017fcript a b c>x</\u017fcript>")
+    assert "\u017fcript" in capped
+
+
 def test_deep_nesting_of_mixed_inline_tags():
     tags = ["span", "b", "i", "em", "a", "strong", "font", "u"]
     opening = "".join(f"<{tag}>" for tag in tags * 3_000)

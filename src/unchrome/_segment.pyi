@@ -4,7 +4,6 @@ from .segment import Segmentation, Vocabulary
 SELECTOLAX_VERSION: str
 
 def _check_selectolax() -> None: ...
-
 def segment(
     root: LexborNode,
     vocab: Vocabulary = ...,
