@@ -1,5 +1,5 @@
-"""The compiled parts of unchrome: the segment walk (src/unchrome/_segment.pyx) and the
-attribute cap's scanner (src/unchrome/_markup.pyx).
+"""The compiled parts of unchrome: the walks over the DOM (src/unchrome/_dom.pyx) and
+the attribute cap's scanner (src/unchrome/_markup.pyx).
 
 Everything else is in pyproject.toml. Cython and a C compiler build it at install
 time (``pip install -e .``): gcc and the Python headers are all it needs.
@@ -12,7 +12,7 @@ setup(
     ext_modules=cythonize(
         [
             Extension(f"unchrome.{name}", [f"src/unchrome/{name}.pyx"], extra_compile_args=["-O2"])
-            for name in ("_segment", "_markup")
+            for name in ("_dom", "_markup")
         ],
         language_level=3,
     )

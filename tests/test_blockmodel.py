@@ -40,15 +40,15 @@ def segmented(html: str) -> segment.Segmentation:
 def test_the_compiled_walk_refuses_a_selectolax_whose_node_structs_it_was_not_built_for(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # unchrome._segment reads lexbor's node structs as the pinned selectolax lays them
+    # unchrome._dom reads lexbor's node structs as the pinned selectolax lays them
     # out: under any other version it must fail at import with the fix, not read garbage.
     import selectolax
 
-    from unchrome import _segment
+    from unchrome import _dom
 
     monkeypatch.setattr(selectolax, "__version__", "0.3.21")
     with pytest.raises(ImportError, match=r"selectolax==1\.0\.2"):
-        _segment._check_selectolax()
+        _dom._check_selectolax()
 
 
 def test_blocks_come_in_document_order_with_their_kind_and_links():

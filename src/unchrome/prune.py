@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ._dom import named, tagged
 from .parse import LexborHTMLParser, LexborNode
 
 # Elements that never carry readable main content. Among them a ruby annotation's
@@ -35,7 +36,8 @@ NEVER_CONTENT = frozenset(
 # against 0.16 ms for the walk (prune_page 1.13 -> 0.94 ms). body.traverse() rather
 # than body.css("*"), which builds a list of every element first (on a hostile page of
 # a million <br>, 1.5 s and 81 MB against 0.8 s and none). Same elements in the same
-# order on the dev pages: a type selector matches by tag id, inside <svg> too.
+# order on the dev pages: a type selector matches by tag id, inside <svg> too. The walk
+# is compiled now (_dom.tagged): it makes a node object for the matches alone.
 _NEVER_CONTENT_IDS = frozenset(
     LexborHTMLParser("").create_node(tag).tag_id for tag in NEVER_CONTENT
 )
@@ -373,25 +375,22 @@ def _is_heading_anchor(node: LexborNode, ident: str) -> bool:
 
 
 def _named_noise(
-    nodes: list[LexborNode],
+    nodes: list[tuple[LexborNode, str]],
     include_comments: bool,
     widget_max_chars: float,
     comments: list[LexborNode],
 ) -> list[LexborNode]:
     """The elements whose class or id words mark them as widgets (the comment
-    sections among them also go to ``comments``).
+    sections among them also go to ``comments``), from (element, "class id") pairs
+    (_dom.named: the compiled walk reads both attributes off lexbor's element).
 
     This loop sees most elements of a page (1,200 at the median), so the common case,
-    a cached NOT_NOISE verdict, is decided inline with two attribute reads and one dict
-    lookup; a helper call per element cost a third of the stage.
+    a cached NOT_NOISE verdict, is decided inline with one dict lookup; a helper call
+    per element cost a third of the stage.
     """
     cache = _VERDICTS[include_comments]
     doomed: list[LexborNode] = []
-    for node in nodes:
-        # attrs.get and .id look one attribute up in C; .attributes builds a dict of
-        # all of them (same values on all 195,821 elements of every tenth dev page).
-        attrs = node.attrs
-        names = f"{attrs.get('class') or ''} {node.id or ''}"
+    for node, names in nodes:
         verdict = cache.get(names)
         if verdict is None:
             verdict = _names_verdict(names, include_comments)
@@ -400,11 +399,12 @@ def _named_noise(
         if node.id and _is_heading_anchor(node, node.id):
             # The id names the section after its heading ("sharing-with-a-single-
             # developer"): only the class can call it a widget.
+            attrs = node.attrs
             names = f"{attrs.get('class') or ''} "
             verdict = _names_verdict(names, include_comments)
             if verdict == NOT_NOISE:
                 continue
-        if node.tag in _EXEMPT_TAGS or attrs.get("role") in _EXEMPT_ROLES:
+        if node.tag in _EXEMPT_TAGS or node.attrs.get("role") in _EXEMPT_ROLES:
             continue
         if node.tag == "a":
             if _in_running_text(node):
@@ -474,7 +474,7 @@ def prune_page(
     if exclude_selector:
         removed += _decompose_all(tree.css(exclude_selector))
     never = _NEVER_CONTENT_IDS
-    removed += _decompose_all([n for n in body.traverse() if n.tag_id in never])
+    removed += _decompose_all(tagged(body, never))
     removed += _decompose_all([f for f in body.css("form") if _text_length(f) < FORM_MAX_TEXT])
     widget_max_chars = WIDGET_MAX_PAGE_SHARE * _text_length(body)
     removed += _decompose_all(
@@ -483,7 +483,7 @@ def prune_page(
     removed += _decompose_all([n for n in body.css("[role]") if _is_nav_landmark(n)])
     comments: list[LexborNode] = []
     removed += _decompose_all(
-        _named_noise(body.css("[class], [id]"), include_comments, widget_max_chars, comments)
+        _named_noise(named(body), include_comments, widget_max_chars, comments)
     )
     comment_ids = frozenset(node.mem_id for node in comments)
     if should_remove is not None:

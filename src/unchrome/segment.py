@@ -328,6 +328,6 @@ def table_rows(table: LexborNode) -> list[tuple[str, int, LexborNode]]:
     return rows
 
 
-# The walk itself is compiled (_segment.pyx: it reads lexbor's node structs, not the
+# The walk itself is compiled (_dom.pyx: it reads lexbor's node structs, not the
 # selectolax attributes); it uses the helpers above, so it is imported after them.
-from ._segment import segment  # noqa: E402, F401  (segment.segment)
+from ._dom import segment  # noqa: E402, F401  (segment.segment)

@@ -1,6 +1,7 @@
 # cython: language_level=3
-"""The segment walk, compiled: segment.segment's loop over the DOM, reading lexbor's
-node structs directly instead of through selectolax's Python attributes.
+"""The walks over the DOM, compiled: segment.segment's, and prune's search for the
+never-content tags and the elements with a class or an id. They read lexbor's node
+structs directly instead of through selectolax's Python attributes.
 
 Through the Python API every node visited costs several attribute reads, each a new
 Python object (``node.child``, ``node.next``, ``node.tag_id``, ``node.text_content``,
@@ -102,6 +103,7 @@ cdef extern from *:
     ctypedef struct uc_node_t:
         uintptr_t local_name
         uc_node_t *next
+        uc_node_t *parent
         uc_node_t *first_child
         int type
     ctypedef struct uc_attr_t:
@@ -387,3 +389,53 @@ def segment(
     if buf:
         flush()
     return seg
+
+
+def tagged(LexborNode root, ids):
+    """The elements under ``root`` (itself included) whose lexbor tag id is in ``ids``
+    (ids below 1024), in document order."""
+    cdef bytearray table = bytearray(1024)
+    for tag_id in ids:
+        table[tag_id] = 1
+    cdef unsigned char *wanted = table
+    cdef list found = []
+    parser = root.parser
+    cdef uc_node_t *start = root.node
+    cdef uc_node_t *node = start
+    while node != NULL:
+        if node.type == ELEMENT_NODE and node.local_name < 1024 and wanted[node.local_name]:
+            found.append(_wrap(node, parser))
+        node = _next_in_order(node, start)
+    return found
+
+
+def named(LexborNode root):
+    """(element, "class id") for every element under ``root`` (itself included) with a
+    class or an id attribute, in document order: what body.css("[class], [id]") finds,
+    with the names prune reads off each (an absent or empty value reads as "")."""
+    cdef list found = []
+    cdef uc_element_t *element
+    parser = root.parser
+    cdef uc_node_t *start = root.node
+    cdef uc_node_t *node = start
+    while node != NULL:
+        if node.type == ELEMENT_NODE:
+            element = <uc_element_t *> node
+            if element.attr_class != NULL or element.attr_id != NULL:
+                cls = _value(element.attr_class)
+                ident = _value(element.attr_id)
+                found.append((_wrap(node, parser), f"{cls or ''} {ident or ''}"))
+        node = _next_in_order(node, start)
+    return found
+
+
+cdef inline uc_node_t *_next_in_order(uc_node_t *node, uc_node_t *start) noexcept:
+    """The node after ``node`` in document order, within ``start``'s subtree (NULL at
+    its end)."""
+    if node.first_child != NULL:
+        return node.first_child
+    while node != start:
+        if node.next != NULL:
+            return node.next
+        node = node.parent
+    return NULL
