@@ -174,6 +174,9 @@ def segment(
     cdef list chrome = seg.chrome
     cdef dict tag_bits = vocab.tag_bits
     names_of = vocab.names
+    # Vocabulary.names caches its verdicts by the "class id" string; a page repeats its
+    # class strings, so the cache is looked up here and the method called on a miss.
+    cdef dict verdicts = vocab._cache
     parser = root.parser
     cdef list buf = []
     cdef list buf_nodes = []
@@ -233,7 +236,11 @@ def segment(
         cls = _value(el.attr_class)
         ident = _value(el.attr_id)
         if cls is not None or ident is not None:
-            words, named_chrome = names_of(f"{cls or ''} {ident or ''}")
+            names = f"{cls or ''} {ident or ''}"
+            verdict = verdicts.get(names)
+            if verdict is None:
+                verdict = names_of(names)
+            words, named_chrome = verdict
             mask |= words
         nodes.append(opened)
         tags.append(tag)
