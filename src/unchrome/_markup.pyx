@@ -70,6 +70,16 @@ cdef inline Py_ssize_t _find(
     return -1
 
 
+cdef inline Py_ssize_t _find_pair(
+    int kind, void *data, Py_ssize_t start, Py_ssize_t n, unsigned int a, unsigned int b
+) noexcept:
+    """The index of the first ``a`` followed by ``b`` at or after ``start``, or -1."""
+    cdef Py_ssize_t found = _find(kind, data, start, n, a)
+    while found >= 0 and (found + 1 >= n or PyUnicode_READ(kind, data, found + 1) != b):
+        found = _find(kind, data, found + 1, n, a)
+    return found
+
+
 cdef inline bint _at(int kind, void *data, Py_ssize_t at, Py_ssize_t n, const char *what):
     """Whether the ASCII ``what`` starts at ``at``."""
     cdef Py_ssize_t k = 0
@@ -106,10 +116,7 @@ def over_attribute_cap(str text, Py_ssize_t cap) -> bool:
                 continue
             j = i + 4
             while True:
-                found = _find(kind, data, j, n, 0x2D)
-                if found >= 0 and not _at(kind, data, found, n, b"--"):
-                    j = found + 1
-                    continue
+                found = _find_pair(kind, data, j, n, 0x2D, 0x2D)  # "--"
                 if found < 0:
                     return False
                 if _at(kind, data, found, n, b"-->"):
@@ -212,10 +219,7 @@ def over_attribute_cap(str text, Py_ssize_t cap) -> bool:
             # Raw text up to the element's own end tag, which the walk then reads as
             # a tag.
             while True:
-                found = _find(kind, data, i, n, 0x3C)
-                if found >= 0 and not _at(kind, data, found, n, b"</"):
-                    i = found + 1
-                    continue
+                found = _find_pair(kind, data, i, n, 0x3C, 0x2F)  # "</"
                 if found < 0:
                     return False
                 if _name_at(kind, data, found + 2, n, raw):
