@@ -42,3 +42,17 @@ def test_tagged_finds_the_never_content_elements_in_document_order() -> None:
     got = [node.mem_id for node in _dom.tagged(body, ids)]
     assert got == expected
     assert {n.tag for n in _dom.tagged(body, ids)} >= {"script", "style", "button"}
+
+
+def test_whitespace_before_a_blocks_first_text_is_left_out_however_it_is_spelled() -> None:
+    # The walk skips a whitespace-only text node before a block's first words without
+    # decoding it when its bytes are ASCII whitespace (str.isspace's: \x1c-\x1f too),
+    # and decodes it otherwise (a no-break space is whitespace to str.isspace).
+    from unchrome import segment
+
+    for space in ("\t\n  ", "\x1c\x1f ", "\u00a0", "\u3000 "):
+        tree = LexborHTMLParser(f"<html><body><p>{space}<b>words</b> after</p></body></html>")
+        assert tree.body is not None
+        (block,) = segment.segment(tree.body).blocks
+        assert block.text == "words after"
+        assert [node.text_content for node in block.nodes] == ["words", " after"]

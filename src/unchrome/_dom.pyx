@@ -49,6 +49,14 @@ from unchrome.segment import (
 
 SELECTOLAX_VERSION = "1.0.2"
 
+# What the walk reads per node, as C variables: a module global is a dict lookup each
+# time it is named, and the loop names these for every node of the page.
+cdef int TEXT_ACTION = _TEXT, BR_ACTION = _BR, PRE_ACTION = _PRE, TABLE_ACTION = _TABLE
+cdef int SKIP_ACTION = _SKIP, INLINE_ACTION = _INLINE
+cdef frozenset BLOCK_TAG_SET = BLOCK_TAGS, HEADING_SET = HEADINGS, CARD_SET = CARD_BLOCKS
+cdef frozenset LENGTH_FILTERED_SET = LENGTH_FILTERED
+cdef str LINE_BREAK = BR
+
 
 def _check_selectolax() -> None:
     if selectolax.__version__ != SELECTOLAX_VERSION:
@@ -144,6 +152,22 @@ cdef inline object _text(uc_node_t *node):
     return PyUnicode_DecodeUTF8(<char *> chars.data.data, chars.data.length, "replace")
 
 
+cdef inline bint _blank_only(uc_node_t *node) noexcept:
+    """Whether a text node holds only whitespace that str.isspace() calls whitespace
+    among the ASCII characters (and at least one): the indentation between tags,
+    about half the text nodes, need not be decoded to be left out."""
+    cdef uc_chardata_t *chars = <uc_chardata_t *> node
+    cdef size_t k
+    cdef unsigned char c
+    if chars.data.data == NULL or chars.data.length == 0:
+        return False
+    for k in range(chars.data.length):
+        c = chars.data.data[k]
+        if not (c == 0x20 or (0x09 <= c <= 0x0D) or (0x1C <= c <= 0x1F)):
+            return False
+    return True
+
+
 cdef inline object _value(uc_attr_t *attr):
     """An attribute's value as attrs.get reads it: None when absent or empty."""
     if attr == NULL or attr.value == NULL or attr.value.data == NULL or attr.value.length == 0:
@@ -217,14 +241,14 @@ def segment(
         link_chars = 0
         block_flags = flags | sticky
         sticky = 0
-        if BR in raw:
-            lines = [" ".join(part.split()) for part in raw.split(BR)]
+        if LINE_BREAK in raw:
+            lines = [" ".join(part.split()) for part in raw.split(LINE_BREAK)]
             text = "\n".join([line for line in lines if line])
         else:
             text = " ".join(raw.split())
         if not text:
             return
-        if kind in LENGTH_FILTERED and len(text) < SHORT_PARAGRAPH_CHARS:
+        if kind in LENGTH_FILTERED_SET and len(text) < SHORT_PARAGRAPH_CHARS:
             block_flags |= FLAG_SHORT
         blocks.append(Block(kind, text, owner, chars, near, far, block_flags, tuple(path), sources))
 
@@ -259,19 +283,28 @@ def segment(
             known = tag_actions[node.local_name] = (name, _action(name))
         tag, action = known
         entered = False
-        if action == _TEXT:
-            content = _text(node)
+        if action == TEXT_ACTION:
             # Whitespace before a block's first text is dropped by flush() anyway (and
             # counts no link characters): leaving it out of the empty buffer spares
             # the flushes of the indentation between block tags.
-            if buf or not content.isspace():
+            if buf:
+                content = _text(node)
+            elif _blank_only(node):
+                content = None
+            else:
+                content = _text(node)
+                if content.isspace():
+                    content = None
+            if content is not None:
                 buf.append(content)
                 buf_nodes.append(_wrap(node, parser))
                 if in_a:
                     link_chars += len(content.strip())
-        elif action == _BR:
-            buf.append(BR)
-        elif action == _PRE or (action == _TABLE and is_data_table(_wrap(node, parser))):
+        elif action == BR_ACTION:
+            buf.append(LINE_BREAK)
+        elif action == PRE_ACTION or (
+            action == TABLE_ACTION and is_data_table(_wrap(node, parser))
+        ):
             if buf:
                 flush()
             wrapped = _wrap(node, parser)
@@ -311,14 +344,14 @@ def segment(
                             (row_node,),
                         )
                     )
-        elif action == _SKIP:
+        elif action == SKIP_ACTION:
             if buf and tag == "img":
                 # A picture between two runs of text stands between their words (an
                 # icon before each label of a size picker): it parts them, as a
                 # reader sees it and as the Markdown writes it.
                 buf.append(" ")
         else:
-            is_block = action != _INLINE
+            is_block = action != INLINE_ACTION
             if is_block and buf:
                 flush()
             child = node.first_child
@@ -332,7 +365,7 @@ def segment(
                 if mark:
                     sticky |= mark
             elif child == NULL or (
-                tag == "a" and kind in HEADINGS and _is_permalink(_wrap(node, parser))
+                tag == "a" and kind in HEADING_SET and _is_permalink(_wrap(node, parser))
             ):
                 pass
             elif not is_block and child.type == TEXT_NODE and child.next == NULL:
@@ -369,7 +402,7 @@ def segment(
                     near = own | parent_own
                     far |= own
                     parent_own = own
-                    if in_a and tag in CARD_BLOCKS:
+                    if in_a and tag in CARD_SET:
                         flags |= FLAG_IN_LINK
                 else:
                     far |= tag_bits.get(tag, 0)
@@ -389,7 +422,7 @@ def segment(
                 break
             outer = stack.pop()
             node = <uc_node_t *> <size_t> outer[0]
-            if buf and (kind != outer[1] or tag_actions[node.local_name][0] in BLOCK_TAGS):
+            if buf and (kind != outer[1] or tag_actions[node.local_name][0] in BLOCK_TAG_SET):
                 flush()
             kind, owner, near, far, flags, in_a, parent_own, depth = outer[1:]
             del path[depth:]
