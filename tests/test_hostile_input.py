@@ -514,6 +514,25 @@ _SHORT_PAGE = "<p>The ferry to the island runs again from Monday morning.</p>"
 
 
 @pytest.mark.parametrize(
+    "state",
+    [
+        '{"content_elements": 1}',
+        '{"content_elements": [{"type": "list", "items": 2}]}',
+        '{"content_elements": [{"type": "quote", "content_elements": true}]}',
+    ],
+)
+def test_arc_xp_state_with_a_number_where_a_list_belongs_is_no_crash(state: str) -> None:
+    # Found by the hypothesis fuzz test below: "content_elements": 1 was iterated and
+    # raised TypeError out of extract(). The state holds no body; the page has its own.
+    html = (
+        f'<html><head><title>Ferry</title><script id="fusion-metadata">'
+        f"Fusion.globalContent={state};</script></head><body>{_SHORT_PAGE}</body></html>"
+    )
+    result = _extract_or_named_error(html.encode())
+    assert isinstance(result, unchrome.Result)
+
+
+@pytest.mark.parametrize(
     "page",
     [
         pytest.param(

@@ -37,6 +37,12 @@ MIN_JSON_BODY_CHARS = 200
 MAX_JSON_NODES = 200_000
 
 
+def _items(value: object) -> list[object]:
+    """``value`` when it is a JSON array, else nothing: app state is input, and a number
+    where a list belongs ("content_elements": 1) must not be iterated."""
+    return value if isinstance(value, list) else []
+
+
 def arc_xp_body(scripts: list[str]) -> str | None:
     """HTML from Arc XP ``Fusion.globalContent.content_elements``."""
     for script in scripts:
@@ -50,7 +56,7 @@ def arc_xp_body(scripts: list[str]) -> str | None:
         if not isinstance(content, dict):
             continue
         parts: list[str] = []
-        for element in content.get("content_elements") or []:
+        for element in _items(content.get("content_elements")):
             if not isinstance(element, dict):
                 continue
             kind = element.get("type")
@@ -64,7 +70,7 @@ def arc_xp_body(scripts: list[str]) -> str | None:
             elif kind == "list":
                 items = [
                     i.get("content")
-                    for i in element.get("items") or []
+                    for i in _items(element.get("items"))
                     if isinstance(i, dict) and isinstance(i.get("content"), str)
                 ]
                 if items:
@@ -73,7 +79,7 @@ def arc_xp_body(scripts: list[str]) -> str | None:
             elif kind == "quote":
                 inner = [
                     i.get("content")
-                    for i in element.get("content_elements") or []
+                    for i in _items(element.get("content_elements"))
                     if isinstance(i, dict) and isinstance(i.get("content"), str)
                 ]
                 if inner:
