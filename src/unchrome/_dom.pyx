@@ -5,10 +5,13 @@ structs directly instead of through selectolax's Python attributes.
 
 Through the Python API every node visited costs several attribute reads, each a new
 Python object (``node.child``, ``node.next``, ``node.tag_id``, ``node.text_content``,
-``node.attrs``): on the median page the walk spent most of its time there. Here a node
-is a C pointer; a Python object is made only where the walk keeps one (the element
-table, the text nodes of a block) or hands the node to a helper written against the
-selectolax API (tables, permalinks, elements past the depth cap).
+``node.attrs``). Here a node is a C pointer; a Python object is made only where the
+walk keeps one (the element table, the text nodes of a block) or hands the node to a
+helper written against the selectolax API (tables, permalinks, elements past the depth
+cap). segment took 1.37 ms a page before, 0.95 ms after (mean over 699 pages of both
+sets, the same blocks). What is left is mostly the Python objects the pipeline keeps,
+and memory: counting the text length of a whole body in C (lexbor's nodes read one by
+one) took 0.22 ms against selectolax's 0.27 ms, so that stayed selectolax's.
 
 Only the fields read are declared below: prefixes of lexbor's structs (lexbor 3.1.0,
 as bundled in selectolax 1.0.2; Apache-2.0, Copyright Alexander Borisov) and the C
