@@ -12,6 +12,7 @@ generated tag soup.
 """
 
 cdef extern from "Python.h":
+    int Py_UNICODE_ISALNUM(unsigned int ch) nogil
     int PyUnicode_KIND(object text)
     void *PyUnicode_DATA(object text)
     unsigned int PyUnicode_READ(int kind, void *data, Py_ssize_t index) nogil
@@ -90,12 +91,65 @@ cdef inline bint _at(int kind, void *data, Py_ssize_t at, Py_ssize_t n, const ch
     return True
 
 
+cdef Py_ssize_t _attributes_end(
+    int kind, void *data, Py_ssize_t j, Py_ssize_t n, Py_ssize_t cap
+) noexcept:
+    """Where a tag's attributes, read from ``j`` as the tokenizer reads them, end: the
+    index after its '>'; -1 when the text ends first (inside a value too); -2 when a
+    (cap + 1)-th attribute starts (``cap`` < 0: no cap)."""
+    cdef Py_ssize_t count = 0, found
+    cdef unsigned int c = 0, quote
+    while True:
+        while j < n:
+            c = PyUnicode_READ(kind, data, j)
+            if not (_blank(c) or c == 0x2F):
+                break
+            j += 1
+        if j >= n:
+            return -1
+        if c == 0x3E:
+            return j + 1
+        if count == cap:
+            return -2
+        count += 1
+        # Its name: any first character, then anything but blanks, '/', '>', '='.
+        j += 1
+        while j < n:
+            c = PyUnicode_READ(kind, data, j)
+            if _blank(c) or c == 0x2F or c == 0x3E or c == 0x3D:
+                break
+            j += 1
+        # Its value, if an '=' follows (blanks around it): quoted up to the same
+        # quote or the end of the text, or unquoted up to a blank or '>'.
+        found = j
+        while found < n and _blank(PyUnicode_READ(kind, data, found)):
+            found += 1
+        if found < n and PyUnicode_READ(kind, data, found) == 0x3D:
+            found += 1
+            while found < n and _blank(PyUnicode_READ(kind, data, found)):
+                found += 1
+            j = found
+            if j < n:
+                quote = PyUnicode_READ(kind, data, j)
+                if quote == 0x22 or quote == 0x27:
+                    found = _find(kind, data, j + 1, n, quote)
+                    if found < 0:
+                        return -1
+                    j = found + 1
+                else:
+                    while j < n:
+                        c = PyUnicode_READ(kind, data, j)
+                        if _blank(c) or c == 0x3E:
+                            break
+                        j += 1
+
+
 def over_attribute_cap(str text, Py_ssize_t cap) -> bool:
     """Whether the regex walk of parse.cap_attributes (at this ``cap``) stops before
     the end of ``text``: some tag holds more than ``cap`` attributes."""
-    cdef Py_ssize_t n = len(text), i = 0, j, count, found
-    cdef unsigned int c, quote
-    cdef bint closing, skipped
+    cdef Py_ssize_t n = len(text), i = 0, j, found
+    cdef unsigned int c
+    cdef bint closing
     cdef const char *raw
     cdef int kind = PyUnicode_KIND(text)
     cdef void *data = PyUnicode_DATA(text)
@@ -159,61 +213,17 @@ def over_attribute_cap(str text, Py_ssize_t cap) -> bool:
                 break
             j += 1
         # The attributes, up to '>' or the end of the text.
-        count = 0
-        skipped = False
-        while True:
-            while j < n:
-                c = PyUnicode_READ(kind, data, j)
-                if not (_blank(c) or c == 0x2F):
-                    break
-                j += 1
-            if j >= n:
-                return False
-            if c == 0x3E:
-                j += 1
-                break
-            if count == cap:
-                if raw != NULL and not _letter(PyUnicode_READ(kind, data, i + 1)):
-                    # Over the cap, the raw-text alternative fails, and a name that
-                    # starts with a folded letter is no [A-Za-z] tag either: the walk
-                    # reads its '<' as opening no tag and goes on.
-                    skipped = True
-                    break
-                return True
-            count += 1
-            # Its name: any first character, then anything but blanks, '/', '>', '='.
-            j += 1
-            while j < n:
-                c = PyUnicode_READ(kind, data, j)
-                if _blank(c) or c == 0x2F or c == 0x3E or c == 0x3D:
-                    break
-                j += 1
-            # Its value, if an '=' follows (blanks around it): quoted up to the same
-            # quote or the end of the text, or unquoted up to a blank or '>'.
-            found = j
-            while found < n and _blank(PyUnicode_READ(kind, data, found)):
-                found += 1
-            if found < n and PyUnicode_READ(kind, data, found) == 0x3D:
-                found += 1
-                while found < n and _blank(PyUnicode_READ(kind, data, found)):
-                    found += 1
-                j = found
-                if j < n:
-                    quote = PyUnicode_READ(kind, data, j)
-                    if quote == 0x22 or quote == 0x27:
-                        found = _find(kind, data, j + 1, n, quote)
-                        if found < 0:
-                            return False
-                        j = found + 1
-                    else:
-                        while j < n:
-                            c = PyUnicode_READ(kind, data, j)
-                            if _blank(c) or c == 0x3E:
-                                break
-                            j += 1
-        if skipped:
-            i += 1
-            continue
+        j = _attributes_end(kind, data, j, n, cap)
+        if j == -1:
+            return False  # the tag runs to the end of the text
+        if j == -2:
+            if raw != NULL and not _letter(PyUnicode_READ(kind, data, i + 1)):
+                # Over the cap, the raw-text alternative fails, and a name that
+                # starts with a folded letter is no [A-Za-z] tag either: the walk
+                # reads its '<' as opening no tag and goes on.
+                i += 1
+                continue
+            return True
         i = j
         if raw != NULL:
             # Raw text up to the element's own end tag, which the walk then reads as
@@ -226,3 +236,96 @@ def over_attribute_cap(str text, Py_ssize_t cap) -> bool:
                     i = found
                     break
                 i = found + 1
+
+
+# The void elements of parse._VOID_TAGS: a start tag of one opens nothing.
+cdef const char *_VOID_NAMES[14]
+_VOID_NAMES[:] = [
+    b"area", b"base", b"br", b"col", b"embed", b"hr", b"img", b"input", b"link", b"meta",
+    b"param", b"source", b"track", b"wbr",
+]
+
+
+cdef inline bint _word(unsigned int c) noexcept:
+    """A character of \\w, as Python's regex has it for str patterns."""
+    return c == 0x5F or Py_UNICODE_ISALNUM(c)
+
+
+cdef inline bint _name_char(unsigned int c) noexcept:
+    """[a-zA-Z0-9-]"""
+    return _letter(c) or (0x30 <= c <= 0x39) or c == 0x2D
+
+
+cdef bint _void(int kind, void *data, Py_ssize_t start, Py_ssize_t end) noexcept:
+    """Whether text[start:end] (ASCII letters, digits and '-') is a void tag's name,
+    in any case."""
+    cdef int v
+    cdef Py_ssize_t k
+    cdef const char *name
+    cdef unsigned int c
+    for v in range(14):
+        name = _VOID_NAMES[v]
+        k = 0
+        while start + k < end and name[k] != 0:
+            c = PyUnicode_READ(kind, data, start + k)
+            if (c + 0x20 if 0x41 <= c <= 0x5A else c) != <unsigned char> name[k]:
+                break
+            k += 1
+        if start + k == end and name[k] == 0:
+            return True
+    return False
+
+
+def max_tag_depth(str text) -> int:
+    """How deep the tags of ``text`` nest, read as parse._TAG's finditer reads them
+    (at every '<', anywhere: in scripts and comments too), a void or self-closing
+    tag opening nothing and an end tag at depth 0 closing nothing."""
+    cdef Py_ssize_t n = len(text), i = 0, p, j, e, q, k, end
+    cdef Py_ssize_t depth = 0, deepest = 0
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
+    cdef bint closing
+    cdef unsigned int c
+    while True:
+        p = _find(kind, data, i, n, 0x3C)
+        if p < 0:
+            return deepest
+        j = p + 1
+        closing = j < n and PyUnicode_READ(kind, data, j) == 0x2F
+        if closing:
+            j += 1
+        if j >= n or not _letter(PyUnicode_READ(kind, data, j)):
+            i = p + 1
+            continue
+        # The name, [a-zA-Z][a-zA-Z0-9-]*, backs off to its longest prefix that ends
+        # at a word boundary (\\b); the rest of it is read as what follows the name.
+        e = j + 1
+        while e < n and _name_char(PyUnicode_READ(kind, data, e)):
+            e += 1
+        q = e
+        while q > j and _word(PyUnicode_READ(kind, data, q - 1)) == (
+            q < n and _word(PyUnicode_READ(kind, data, q))
+        ):
+            q -= 1
+        if q == j:
+            i = p + 1
+            continue
+        k = q
+        while k < n:
+            c = PyUnicode_READ(kind, data, k)
+            if _blank(c) or c == 0x2F or c == 0x3E:
+                break
+            k += 1
+        end = _attributes_end(kind, data, k, n, -1)
+        if end < 0:
+            i = p + 1  # no '>' ends it: no tag here
+            continue
+        if PyUnicode_READ(kind, data, end - 2) != 0x2F and not _void(kind, data, j, q):
+            if closing:
+                if depth > 0:
+                    depth -= 1
+            else:
+                depth += 1
+                if depth > deepest:
+                    deepest = depth
+        i = end
