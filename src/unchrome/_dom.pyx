@@ -178,6 +178,30 @@ cdef inline object _value(uc_attr_t *attr):
     return PyUnicode_DecodeUTF8(<char *> attr.value.data, attr.value.length, "replace")
 
 
+cdef inline object _class_id(uc_node_t *node):
+    """An element's "class id" string (an empty value reading as ""), the key of the
+    class/id verdicts of segment and prune; None without either attribute."""
+    cdef uc_element_t *element = <uc_element_t *> node
+    if element.attr_class == NULL and element.attr_id == NULL:
+        return None
+    cls = _value(element.attr_class)
+    ident = _value(element.attr_id)
+    return f"{cls or ''} {ident or ''}"
+
+
+cdef inline object _block_text(uc_node_t *node, bint buffered):
+    """The text a text node adds to the block being read, or None: whitespace before
+    a block's first words is dropped by flush() anyway (and counts no link
+    characters), so it stays out of the empty buffer, sparing the flushes of the
+    indentation between block tags; ASCII whitespace is not even decoded."""
+    if buffered:
+        return _text(node)
+    if _blank_only(node):
+        return None
+    content = _text(node)
+    return None if content.isspace() else content
+
+
 def segment(
     LexborNode root,
     vocab=EMPTY_VOCABULARY,
@@ -227,14 +251,13 @@ def segment(
     cdef uc_node_t *start = root.node
     cdef uc_node_t *node = start
     cdef uc_node_t *child
-    cdef uc_element_t *element_struct
     cdef int action
     cdef bint entered, is_block
     cdef Py_ssize_t element, depth
     cdef LexborNode wrapped
 
     def flush():
-        # The block of the buffered text, as segment.segment's flush.
+        # The buffered text becomes a block.
         nonlocal link_chars, sticky
         raw = "".join(buf)
         buf.clear()
@@ -257,13 +280,10 @@ def segment(
 
     def open_element(LexborNode opened, tag, parent):
         # Register a block element; return (its id, its own mask).
-        cdef uc_element_t *el = <uc_element_t *> opened.node
         mask = tag_bits.get(tag, 0)
         named_chrome = False
-        cls = _value(el.attr_class)
-        ident = _value(el.attr_id)
-        if cls is not None or ident is not None:
-            names = f"{cls or ''} {ident or ''}"
+        names = _class_id(opened.node)
+        if names is not None:
             verdict = verdicts.get(names)
             if verdict is None:
                 verdict = names_of(names)
@@ -287,17 +307,7 @@ def segment(
         tag, action = known
         entered = False
         if action == TEXT_ACTION:
-            # Whitespace before a block's first text is dropped by flush() anyway (and
-            # counts no link characters): leaving it out of the empty buffer spares
-            # the flushes of the indentation between block tags.
-            if buf:
-                content = _text(node)
-            elif _blank_only(node):
-                content = None
-            else:
-                content = _text(node)
-                if content.isspace():
-                    content = None
+            content = _block_text(node, bool(buf))
             if content is not None:
                 buf.append(content)
                 buf_nodes.append(_wrap(node, parser))
@@ -377,8 +387,8 @@ def segment(
                 # the visit of the text node and the pop. Nothing is flushed inside an
                 # inline element, so of its state (in_a, far) only the link characters
                 # of the text count.
-                content = _text(child)
-                if buf or not content.isspace():
+                content = _block_text(child, bool(buf))
+                if content is not None:
                     buf.append(content)
                     buf_nodes.append(_wrap(child, parser))
                     if in_a or tag == "a":
@@ -457,17 +467,14 @@ def named(LexborNode root):
     class or an id attribute, in document order: what body.css("[class], [id]") finds,
     with the names prune reads off each (an absent or empty value reads as "")."""
     cdef list found = []
-    cdef uc_element_t *element
     parser = root.parser
     cdef uc_node_t *start = root.node
     cdef uc_node_t *node = start
     while node != NULL:
         if node.type == ELEMENT_NODE:
-            element = <uc_element_t *> node
-            if element.attr_class != NULL or element.attr_id != NULL:
-                cls = _value(element.attr_class)
-                ident = _value(element.attr_id)
-                found.append((_wrap(node, parser), f"{cls or ''} {ident or ''}"))
+            names = _class_id(node)
+            if names is not None:
+                found.append((_wrap(node, parser), names))
         node = _next_in_order(node, start)
     return found
 

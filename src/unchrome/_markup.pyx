@@ -17,9 +17,23 @@ cdef extern from "Python.h":
     void *PyUnicode_DATA(object text)
     unsigned int PyUnicode_READ(int kind, void *data, Py_ssize_t index) nogil
 
-# The elements whose text the tokenizer reads raw (parse._RAW_NAMES), and <plaintext>.
+# The elements whose text the tokenizer reads raw, up to their own end tag (a '<'
+# inside them opens no tag; <noscript> is markup, as lexbor parses with scripting off),
+# and the void elements, whose start tag opens nothing. parse reads both from here.
+RAW_TEXT_NAMES = ("script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes")
+VOID_NAMES = (
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+    "source", "track", "wbr",
+)
+# The same names as C strings for the scanners (the bytes kept alive here).
+_NAME_BYTES = [name.encode("ascii") for name in RAW_TEXT_NAMES + VOID_NAMES]
 cdef const char *_RAW_NAMES[8]
-_RAW_NAMES[:] = [b"script", b"style", b"textarea", b"title", b"xmp", b"iframe", b"noembed", b"noframes"]
+cdef const char *_VOID_NAMES[14]
+cdef int _r
+for _r in range(8):
+    _RAW_NAMES[_r] = _NAME_BYTES[_r]
+for _r in range(14):
+    _VOID_NAMES[_r] = _NAME_BYTES[8 + _r]
 
 
 cdef inline bint _blank(unsigned int c) noexcept:
@@ -58,6 +72,19 @@ cdef bint _name_at(int kind, void *data, Py_ssize_t at, Py_ssize_t n, const char
         return False
     cdef unsigned int after = PyUnicode_READ(kind, data, at + k)
     return _blank(after) or after == 0x2F or after == 0x3E
+
+
+cdef inline Py_ssize_t _name_end(
+    int kind, void *data, Py_ssize_t j, Py_ssize_t n
+) noexcept:
+    """Where the rest of a tag's name ends: the first blank, '/' or '>' from ``j``."""
+    cdef unsigned int c
+    while j < n:
+        c = PyUnicode_READ(kind, data, j)
+        if _blank(c) or c == 0x2F or c == 0x3E:
+            break
+        j += 1
+    return j
 
 
 cdef inline Py_ssize_t _find(
@@ -205,15 +232,9 @@ def over_attribute_cap(str text, Py_ssize_t cap) -> bool:
             elif not _letter(c):
                 i += 1
                 continue
-        # The name: a letter, then anything but blanks, '/' and '>'.
-        j += 1
-        while j < n:
-            c = PyUnicode_READ(kind, data, j)
-            if _blank(c) or c == 0x2F or c == 0x3E:
-                break
-            j += 1
-        # The attributes, up to '>' or the end of the text.
-        j = _attributes_end(kind, data, j, n, cap)
+        # The name: a letter, then anything but blanks, '/' and '>'; the attributes,
+        # up to '>' or the end of the text.
+        j = _attributes_end(kind, data, _name_end(kind, data, j + 1, n), n, cap)
         if j == -1:
             return False  # the tag runs to the end of the text
         if j == -2:
@@ -238,14 +259,6 @@ def over_attribute_cap(str text, Py_ssize_t cap) -> bool:
                 i = found + 1
 
 
-# The void elements of parse._VOID_TAGS: a start tag of one opens nothing.
-cdef const char *_VOID_NAMES[14]
-_VOID_NAMES[:] = [
-    b"area", b"base", b"br", b"col", b"embed", b"hr", b"img", b"input", b"link", b"meta",
-    b"param", b"source", b"track", b"wbr",
-]
-
-
 cdef inline bint _word(unsigned int c) noexcept:
     """A character of \\w, as Python's regex has it for str patterns."""
     return c == 0x5F or Py_UNICODE_ISALNUM(c)
@@ -262,14 +275,14 @@ cdef bint _void(int kind, void *data, Py_ssize_t start, Py_ssize_t end) noexcept
     cdef int v
     cdef Py_ssize_t k
     cdef const char *name
-    cdef unsigned int c
     for v in range(14):
         name = _VOID_NAMES[v]
         k = 0
-        while start + k < end and name[k] != 0:
-            c = PyUnicode_READ(kind, data, start + k)
-            if (c + 0x20 if 0x41 <= c <= 0x5A else c) != <unsigned char> name[k]:
-                break
+        while (
+            start + k < end
+            and name[k] != 0
+            and _same_letter(PyUnicode_READ(kind, data, start + k), name[k])
+        ):
             k += 1
         if start + k == end and name[k] == 0:
             return True
@@ -280,7 +293,7 @@ def max_tag_depth(str text) -> int:
     """How deep the tags of ``text`` nest, read as parse._TAG's finditer reads them
     (at every '<', anywhere: in scripts and comments too), a void or self-closing
     tag opening nothing and an end tag at depth 0 closing nothing."""
-    cdef Py_ssize_t n = len(text), i = 0, p, j, e, q, k, end
+    cdef Py_ssize_t n = len(text), i = 0, p, j, e, q, end
     cdef Py_ssize_t depth = 0, deepest = 0
     cdef int kind = PyUnicode_KIND(text)
     cdef void *data = PyUnicode_DATA(text)
@@ -310,13 +323,7 @@ def max_tag_depth(str text) -> int:
         if q == j:
             i = p + 1
             continue
-        k = q
-        while k < n:
-            c = PyUnicode_READ(kind, data, k)
-            if _blank(c) or c == 0x2F or c == 0x3E:
-                break
-            k += 1
-        end = _attributes_end(kind, data, k, n, -1)
+        end = _attributes_end(kind, data, _name_end(kind, data, q, n), n, -1)
         if end < 0:
             i = p + 1  # no '>' ends it: no tag here
             continue

@@ -12,7 +12,7 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from ._markup import max_tag_depth, over_attribute_cap
+from ._markup import RAW_TEXT_NAMES, VOID_NAMES, max_tag_depth, over_attribute_cap
 
 __all__ = [
     "LexborHTMLParser",
@@ -42,8 +42,7 @@ def parse(text: str) -> LexborHTMLParser:
 # the 1,497 WCXB dev pages (1-3 MB, up to 21,646 '<').
 TAG_COUNT_GUARD = 16_384
 MARKUP_DEPTH_CAP = 1024
-_VOID = "area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr"
-_VOID_TAGS = frozenset(_VOID.split("|"))
+_VOID_TAGS = frozenset(VOID_NAMES)
 
 
 def guard_markup(text: str) -> str:
@@ -79,12 +78,9 @@ _ATTRIBUTE = (
 )
 _ATTRIBUTES = rf"(?:[{_WS}/]*+{_ATTRIBUTE})"
 _TAG_END = rf"[{_WS}/]*+(?:>|\Z)"
-# The elements whose text the tokenizer reads raw, up to their own end tag: a '<'
-# inside them opens no tag. Walking them as markup stopped in scripts ("for(a=0;
-# a<n.length;" read as a tag) on 17 of the real pages. <noscript> is markup here:
-# lexbor parses with scripting off.
-_RAW_TEXT = "script|style|textarea|title|xmp|iframe|noembed|noframes"
-_RAW_NAMES = _RAW_TEXT.split("|")
+# The walk reads the raw-text elements (RAW_TEXT_NAMES) up to their own end tag:
+# walking them as markup stopped in scripts ("for(a=0; a<n.length;" read as a tag) on
+# 17 of the real pages.
 
 
 def _raw_body(name: str) -> str:
@@ -101,7 +97,7 @@ def _walk_pattern(cap: int) -> re.Pattern[str]:
         r"|<!---?>|<!--(?:[^-]++|-(?!-!?>))*+(?:--!?>)?"
         + "".join(
             rf"|<(?i:{name})(?=[{_WS}/>]){_ATTRIBUTES}{{0,{cap}}}+{_TAG_END}{_raw_body(name)}"
-            for name in _RAW_NAMES
+            for name in RAW_TEXT_NAMES
         )
         + rf"|<(?i:plaintext)(?=[{_WS}/>])(?s:.*)"
         rf"|</?[A-Za-z][^{_WS}/>]*+{_ATTRIBUTES}{{0,{cap}}}+{_TAG_END}"
@@ -115,7 +111,7 @@ _WALK = _walk_pattern(MAX_ATTRIBUTES)
 _KEPT = re.compile(rf"<(/?)([A-Za-z][^{_WS}/>]*+){_ATTRIBUTES}{{{MAX_ATTRIBUTES}}}+")
 _EXCESS = re.compile(rf"{_ATTRIBUTES}*+")
 # After a raw-text element's capped start tag: its '>' and its raw text.
-_RAW_AFTER = {name: re.compile(_TAG_END + _raw_body(name)) for name in _RAW_NAMES}
+_RAW_AFTER = {name: re.compile(_TAG_END + _raw_body(name)) for name in RAW_TEXT_NAMES}
 
 
 def cap_attributes(text: str) -> str:
@@ -163,9 +159,7 @@ def cap_attributes(text: str) -> str:
 # </noscript> is dropped, and the page parsed again. The symptom is looked for
 # in the tree (0.01 ms: lexbor lists the noscript elements), not in the text (a search
 # of the whole text: 0.06 ms at the median page).
-_RAW_TEXT_TAGS = frozenset(
-    {"iframe", "textarea", "title", "style", "xmp", "script", "noembed", "noframes"}
-)
+_RAW_TEXT_TAGS = frozenset(RAW_TEXT_NAMES)
 
 
 def _swallowed_by_noscript(tree: LexborHTMLParser) -> bool:
