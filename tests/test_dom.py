@@ -56,3 +56,79 @@ def test_whitespace_before_a_blocks_first_text_is_left_out_however_it_is_spelled
         (block,) = segment.segment(tree.body).blocks
         assert block.text == "words after"
         assert [node.text_content for node in block.nodes] == ["words", " after"]
+
+
+METADATA_PAGE = """<html><head><title>Page</title><meta name="a" content="1">
+<link rel="canonical" href="/a"><link rel="icon"><link href="/no-rel">
+<script type="Application/LD+JSON">{}</script><script type="text/javascript"></script>
+<base href="/base/"><base></head><body>
+<link rel="stylesheet" href="/in-body.css">
+<h1 class="Headline-DATE">Title</h1><h3 class="x">no</h3>
+<time datetime="2024-01-02" class="entry-date published">2 Jan</time><time>no</time>
+<span itemprop="x  datePublished">2 Jan</span><span itemprop="datePublishedX">no</span>
+<p class="post-PUBLISHED-at">a</p><p class="wasposted">b</p><p id="date">no: an id</p>
+<svg><title>Icon</title></svg><h2>Sub</h2>
+<div class="by Author" id="q" rel="author">Name <span itemprop="Name">Jo</span></div>
+<a rel="nofollow AUTHOR" href="/jo">Jo</a><p itemprop="author">Jo</p><p id="top-Byline">J</p>
+<p class="writtenBy byline">J</p><p class="authority">no?</p><p itemprop="authorx">no</p>
+</body></html>"""
+METADATA_SELECTOR = (
+    'meta, head link[rel][href], script[type="application/ld+json" i], base[href], title,'
+    ' h1, h2, time[datetime], [itemprop~="datePublished" i], [class*="date" i],'
+    ' [class*="publish" i], [class*="posted" i]'
+)
+BYLINE_SELECTOR = (
+    '[rel~="author" i], [itemprop~="author" i], [class*="byline" i], [id*="byline" i],'
+    ' [class*="author" i], [class*="writtenby" i]'
+)
+
+
+def _once(nodes: list) -> list[int]:
+    return list(dict.fromkeys(node.mem_id for node in nodes))
+
+
+def test_metadata_elements_are_what_the_selector_list_finds_each_once() -> None:
+    tree = LexborHTMLParser(METADATA_PAGE)
+    assert tree.root is not None
+    expected = _once(tree.css(METADATA_SELECTOR))
+    got = [node.mem_id for node in _dom.metadata_elements(tree.root)]
+    assert got == expected
+    tags = [node.tag for node in _dom.metadata_elements(tree.root)]
+    # The selector's own cases, so that a walk and a selector that both went wrong
+    # cannot agree: the body's stylesheet link, a <time> without datetime, an id
+    # holding "date" and an itemprop merely starting with "datePublished" are out.
+    assert tags.count("link") == 1 and tags.count("time") == 1 and tags.count("script") == 1
+    assert tags.count("base") == 1 and tags.count("title") == 2 and tags.count("p") == 2
+    assert tags.count("span") == 1 and "h3" not in tags
+
+
+def test_bylines_are_what_the_selector_list_finds_each_once_up_to_the_limit() -> None:
+    tree = LexborHTMLParser(METADATA_PAGE)
+    assert tree.root is not None
+    expected = _once(tree.css(BYLINE_SELECTOR))
+    assert [node.mem_id for node in _dom.bylines(tree.root, 100)] == expected
+    assert [node.mem_id for node in _dom.bylines(tree.root, 2)] == expected[:2]
+    # "authority" holds "author": [class*=author] is a substring test.
+    assert [node.tag for node in _dom.bylines(tree.root, 100)] == ["div", "a", "p", "p", "p", "p"]
+    # An element is its own first candidate, as node.css() finds it too.
+    div = _dom.bylines(tree.root, 1)[0]
+    assert _dom.bylines(div, 10)[0].mem_id == div.mem_id
+
+
+def test_itemprop_finds_the_first_element_holding_the_word() -> None:
+    tree = LexborHTMLParser(METADATA_PAGE)
+    assert tree.root is not None
+    found = _dom.itemprop(tree.root, "name")
+    expected = tree.css_first('[itemprop~="name" i]')
+    assert found is not None and expected is not None and found.mem_id == expected.mem_id
+    assert found.text() == "Jo"
+    assert _dom.itemprop(tree.root, "nothing") is None
+
+
+def test_attribute_names_past_lexbors_short_hash_size_are_read() -> None:
+    # lexbor keeps a name of up to 16 characters inside its hash entry and a longer one
+    # elsewhere; itemprop is short, so a long attribute beside it must not be taken for it.
+    html = '<p data-a-very-long-attribute-name="datePublished" itemprop="x">a</p>'
+    tree = LexborHTMLParser(f"<html><body>{html}<p itemprop='datePublished'>b</p></body></html>")
+    assert tree.root is not None
+    assert [node.text() for node in _dom.metadata_elements(tree.root)] == ["b"]

@@ -207,6 +207,15 @@ def test_dom_byline_narrowed_to_the_name() -> None:
     assert md(page(body=two)).author == "A Writer, B Editor"
 
 
+def test_byline_leaves_out_the_people_credited_beside_the_author() -> None:
+    body = (
+        '<div class="byline"><span class="author-name">Ann Writer</span>'
+        '<div class="byline-wrapper">Updated by Carl Editor</div>'
+        '<div class="byline-reviewer">Reviewed by Dee Expert</div></div>'
+    )
+    assert md(page(body=body)).author == "Ann Writer"
+
+
 def test_long_byline_and_comment_authors_ignored() -> None:
     body = f'<div class="author-box">{"word " * 40}</div><span class="comment-author">troll</span>'
     assert md(page(body=body)).author is None

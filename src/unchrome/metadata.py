@@ -25,6 +25,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from ._dom import bylines, itemprop, metadata_elements
 from .formats import ARTICLE_TYPES
 from .urls import host as url_host
 from .urls import path as url_path
@@ -1068,11 +1069,13 @@ def _url_date(url: str | None) -> str | None:
 # --------------------------------------------------------------------------- author
 
 _BY_RE = re.compile(r"^(?:(?:posted|written)\s+)?by\b\s*[:\-]?\s*", re.IGNORECASE)
-_BYLINE_SELECTOR = (
-    '[rel~="author" i], [itemprop~="author" i], [class*="byline" i], [id*="byline" i],'
-    ' [class*="author" i], [class*="writtenby" i]'
-)
 _MAX_BYLINE = 100
+# Inside a byline block, the other people the page credits: "Reviewed by Robert
+# Tschudi, Expert Reviewer", "Updated by Jon Linkov" are not its authors.
+_OTHER_ROLE_RE = re.compile(
+    r"(?:(?:medically\s+)?reviewed|updated|edited|fact[\s-]?checked|photos?|illustrations?)\s+by\b",
+    re.IGNORECASE,
+)
 
 
 def _clean_author(value: str | None) -> str | None:
@@ -1136,18 +1139,9 @@ def _dom_byline(tree: LexborHTMLParser) -> str | None:
     When the block contains nested byline-ish elements, the innermost ones that are not
     titles/dates/bios hold the name(s); several of them are joined ("A, B").
     """
-    # Where the first match is the byline (two thirds of the WCXB dev pages that have
-    # a match), css_first, which stops there, spares the rest of the walk: this query
-    # is the dearest part of metadata extraction (0.35 ms a page, six attribute tests
-    # on every element). The full list is only fetched when the first match fails.
-    first = tree.css_first(_BYLINE_SELECTOR)
-    if first is None:
-        return None
-    author = _byline_at(first)
-    if author is not None:
-        return author
+    root = tree.root
     # The real byline sits near the top; don't scan comment threads: 30 matches at most.
-    for node in tree.css(_BYLINE_SELECTOR)[1:30]:
+    for node in bylines(root, 30) if root is not None else ():
         author = _byline_at(node)
         if author is not None:
             return author
@@ -1162,18 +1156,18 @@ def _byline_at(node: LexborNode) -> str | None:
     if not author:
         return None
     names: list[str] = []
-    for inner in node.css(_BYLINE_SELECTOR)[:10]:
+    for inner in bylines(node, 10):
         if not _usable(inner) or _NOT_NAME_RE.search(_hint(inner)):
             continue
         text = _byline_text(inner)
-        if not text or text.casefold() in ("by", "von", "par", "por"):
+        if not text or text.casefold() in ("by", "von", "par", "por") or _OTHER_ROLE_RE.match(text):
             continue
         # Keep the innermost: drop an earlier kept element that contains this one.
         if names and text in names[-1]:
             names[-1] = text
         elif text not in names:
             names.append(text)
-    itemprop_name = node.css_first('[itemprop~="name" i]')
+    itemprop_name = itemprop(node, "name")
     if itemprop_name is not None and (text := _byline_text(itemprop_name)):
         return text
     return ", ".join(names) if names else author
@@ -1282,17 +1276,6 @@ def extract_metadata(tree: LexborHTMLParser, url: str | None = None) -> Metadata
         return Metadata()
 
 
-# One tree traversal for everything the metadata needs: each lexbor query walks the whole
-# document (~0.2 ms on a news page), so seven separate queries would cost seven walks.
-# Links only from <head>: Wikipedia's Parsoid HTML carries hundreds of <link rel="mw:...">
-# in the body, and the rels we want (canonical, image_src) live in the head.
-_SCAN_SELECTOR = (
-    'meta, head link[rel][href], script[type="application/ld+json" i], base[href], title, h1, h2,'
-    ' time[datetime], [itemprop~="datePublished" i], [class*="date" i], [class*="publish" i],'
-    ' [class*="posted" i]'
-)
-
-
 _DATE_CLASS = re.compile(r"date|publish|posted", re.I)
 # The tags whose matches are read by tag below; a <script class="post-date"> is no JSON-LD.
 _READ_BY_TAG = frozenset({"meta", "link", "script", "base", "title", "h1", "h2"})
@@ -1303,7 +1286,10 @@ def _extract(tree: LexborHTMLParser, url: str | None) -> Metadata:
     marked: list[LexborNode] = []  # explicit datePublished / pubdate elements
     times: list[LexborNode] = []
     dated: list[LexborNode] = []  # elements whose class names a date
-    for node in tree.css(_SCAN_SELECTOR):
+    # One walk for everything the metadata reads (_dom.metadata_elements: the head's
+    # tags, JSON-LD, h1/h2, dated elements), in document order.
+    root = tree.root
+    for node in metadata_elements(root) if root is not None else ():
         tag = node.tag
         # Most matches are <meta> and <link>, whose attributes _read_meta and _read_links
         # read anyway: building the dict here too cost 0.5 µs a node for nothing.
