@@ -379,8 +379,8 @@ def reference_raw(trees: ObliviousTrees, x: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.parametrize("depth", [4, 8, 9])
-def test_vectorised_trees_match_the_reference_walk(depth):
-    # Leaf numbers are computed in bytes up to depth 8, in machine integers beyond.
+def test_compiled_trees_match_the_reference_walk(depth):
+    # The same comparisons in float32 and the same sum in tree order: the same bits.
     rng = np.random.default_rng(3)
     n_trees, n_features = 20, 7
     trees = ObliviousTrees(
@@ -391,7 +391,9 @@ def test_vectorised_trees_match_the_reference_walk(depth):
         1.5,
     )
     x = rng.normal(size=(50, n_features)).astype(np.float32)
-    assert np.allclose(trees.raw(x), reference_raw(trees, x))
+    assert np.array_equal(trees.raw(x), reference_raw(trees, x))
+    assert trees.raw(x[:0]).shape == (0,)
+    assert trees.raw_by_feature(np.zeros((len(trees.used), 0), np.float32)).shape == (0,)
     probs = trees.predict(x)
     assert np.all((probs > 0) & (probs < 1))
 

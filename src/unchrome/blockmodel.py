@@ -29,6 +29,7 @@ from importlib import resources
 
 import numpy as np
 
+from ._trees import raw_scores
 from .formats import ARTICLE_TYPES
 from .score import Aggregate
 from .segment import FLAG_IN_LINK, FLAG_ROW, Block, Segmentation, Vocabulary
@@ -657,9 +658,8 @@ class ObliviousTrees:
     """A boosted ensemble of oblivious (symmetric) trees, evaluated for all rows at once.
 
     In an oblivious tree every node of one level tests the same feature against the
-    same border, so a row's leaf is the binary number its ``depth`` tests spell. One
-    gather, one comparison and ``depth`` shifts place every block in every tree; no
-    Python loop runs over trees or blocks.
+    same border, so a row's leaf is the binary number its ``depth`` tests spell. The
+    compiled _trees.raw_scores reads them so for every block and every tree.
     """
 
     def __init__(
@@ -675,50 +675,17 @@ class ObliviousTrees:
         self.leaves = leaves  # (trees, 2 ** depth) float64
         self.bias = bias
         self.scale = scale
-        # The features the trees test, and each split's row among them, level by level
-        # (all trees' first splits, then their second...): each level's tests are then
-        # one contiguous block (see raw_by_feature).
+        # The features the trees test, and each split's row among them.
         self.used = np.unique(feature)
-        # Of the 2,400 splits of the packaged trees only 1,274 are distinct (feature,
-        # border) tests: each distinct test runs once, and the splits gather its row
-        # of booleans (a quarter of the bytes of the float32 row the test reads).
-        tests, split_test = np.unique(
-            np.rec.fromarrays(
-                [np.searchsorted(self.used, feature.T.reshape(-1)), border.T.reshape(-1)]
-            ),
-            return_inverse=True,
-        )
-        self._test_row = np.ascontiguousarray(tests.f0, dtype=np.intp)
-        self._test_border = np.ascontiguousarray(tests.f1, dtype=border.dtype)[:, None]
-        self._split_test = split_test.reshape(-1).astype(np.intp)
-        self._leaves_flat = leaves.reshape(-1)
-        self._leaf_offset = (np.arange(feature.shape[0]) * leaves.shape[1])[:, None]
+        self._rows = np.searchsorted(self.used, feature).astype(np.intc)
+        self._borders = np.ascontiguousarray(border, dtype=np.float32)
+        self._leaves = np.ascontiguousarray(leaves, dtype=np.float64)
 
     def raw_by_feature(self, xt: np.ndarray) -> np.ndarray:
         """Raw scores from the ``used`` features, one row per feature, one column per
-        block. Feature-major, the gather copies whole rows: 3.7 ms instead of 8.1 ms
-        for 600 blocks, where a row-major matrix gathers 2,400 scattered columns."""
-        trees, depth = self.feature.shape
-        # np.take rather than fancy indexing, for the rows and for the leaves: the same
-        # gathers through a simpler path, 68 -> 25 us for the rows of a 94-block page.
-        # The distinct tests, then each split's: 0.17 -> 0.14 ms for the whole call.
-        distinct = np.take(xt, self._test_row, axis=0) > self._test_border
-        tests = np.take(distinct, self._split_test, axis=0).reshape(depth, trees, -1)
-        # Leaf numbers in bytes when they fit (depth <= 8; the packaged trees have 6):
-        # the booleans are read as uint8 in place, and the multiplications and ors
-        # move an eighth of the memory of intp. Level-major, each level's bits are one
-        # contiguous block. A multiplication by 2 ** level rather than a shift: numpy
-        # shifts uint8 without SIMD, 12 us a level at the median dev page against 2.
-        bits = tests.view(np.uint8) if depth <= 8 else tests.astype(np.intp)
-        leaf = bits[0].copy()
-        for level in range(1, depth):
-            leaf |= bits[level] * (1 << level)
-        # Widened once, then offset in place: the mixed uint8 + int64 sum cost 22 us.
-        index = leaf.astype(np.intp)
-        index += self._leaf_offset
-        # The whole call: 0.35 -> 0.21 ms at the median dev page (94 blocks).
-        total = np.take(self._leaves_flat, index).sum(axis=0)
-        return total * self.scale + self.bias
+        block (feature-major: each split reads one contiguous row, see _trees)."""
+        xt = np.ascontiguousarray(xt, dtype=np.float32)
+        return raw_scores(xt, self._rows, self._borders, self._leaves) * self.scale + self.bias
 
     def raw(self, x: np.ndarray) -> np.ndarray:
         """Raw scores of a full row-major feature matrix (one row per block)."""
