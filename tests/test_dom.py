@@ -132,3 +132,25 @@ def test_attribute_names_past_lexbors_short_hash_size_are_read() -> None:
     tree = LexborHTMLParser(f"<html><body>{html}<p itemprop='datePublished'>b</p></body></html>")
     assert tree.root is not None
     assert [node.text() for node in _dom.metadata_elements(tree.root)] == ["b"]
+
+
+HIDDEN_PAGE = """<html><body><div aria-hidden="TRUE">a</div><div aria-hidden="true">b</div>
+<div aria-hidden="true " role="note">c</div><p style="DISPLAY:NONE">d</p><p hidden="">e</p>
+<p role>f</p><p style="visibility: Hidden" hidden aria-hidden="true">g</p><p style="x">h</p>
+</body></html>"""
+
+
+def test_hidden_elements_are_what_the_selector_list_finds_each_once() -> None:
+    body = LexborHTMLParser(HIDDEN_PAGE).body
+    assert body is not None
+    selector = '[hidden], [aria-hidden="true"], [style*="none" i], [style*="hidden" i]'
+    assert [n.mem_id for n in _dom.hidden(body)] == _once(body.css(selector))
+    # aria-hidden's value is matched exactly; the styles' case is ignored.
+    assert [n.text() for n in _dom.hidden(body)] == ["b", "d", "e", "g"]
+
+
+def test_elements_with_a_role_are_what_the_selector_finds() -> None:
+    body = LexborHTMLParser(HIDDEN_PAGE).body
+    assert body is not None
+    assert [n.mem_id for n in _dom.with_role(body)] == _once(body.css("[role]"))
+    assert [n.text() for n in _dom.with_role(body)] == ["c", "f"]

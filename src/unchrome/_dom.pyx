@@ -511,7 +511,7 @@ cdef inline uc_node_t *_next_in_order(uc_node_t *node, uc_node_t *start) noexcep
     return NULL
 
 
-# ---------------------------------------------------------------- metadata's walks
+# ------------------------------------------------------- metadata's and prune's walks
 #
 # metadata read its elements with two lexbor selector lists, one of 12 selectors (the
 # head's tags, JSON-LD, dated elements) and one of 6 (bylines). lexbor tests every
@@ -539,12 +539,19 @@ cdef enum:
     TYPE_NAME = 2
     DATETIME_NAME = 3
     ITEMPROP_NAME = 4
-    NAME_COUNT = 5
-_NAMES = (b"rel", b"href", b"type", b"datetime", b"itemprop")
-cdef const char *NAME_TEXT[5]
-cdef size_t NAME_LENGTH[5]
+    HIDDEN_NAME = 5
+    ARIA_HIDDEN_NAME = 6
+    STYLE_NAME = 7
+    ROLE_NAME = 8
+    NAME_COUNT = 9
+_NAMES = (
+    b"rel", b"href", b"type", b"datetime", b"itemprop", b"hidden", b"aria-hidden", b"style",
+    b"role",
+)  # fmt: skip
+cdef const char *NAME_TEXT[9]
+cdef size_t NAME_LENGTH[9]
 # The static id of each name, 0 for a name that has none (0 is lexbor's "undefined").
-cdef uintptr_t STATIC_ID[5]
+cdef uintptr_t STATIC_ID[9]
 # Static ids are indices into lexbor's table of ~40 names; a hash entry's address is
 # far above this.
 cdef uintptr_t STATIC_LIMIT = 1 << 16
@@ -765,3 +772,46 @@ def itemprop(LexborNode root, str word):
             return _wrap(node, parser)
         node = _next_in_order(node, start)
     return None
+
+
+def hidden(LexborNode root):
+    """The elements under ``root`` (itself included) that say they are hidden, in
+    document order, each once: those matching ``[hidden], [aria-hidden="true"],
+    [style*="none" i], [style*="hidden" i]`` (prune then judges each). The selector
+    list took four walks of the tree and returned an element once per selector it
+    matched; with this walk and with_role's, prune took 0.89 ms a page instead of 0.97
+    (best of three over 699 pages of both sets)."""
+    cdef list found = []
+    parser = root.parser
+    cdef uc_node_t *start = root.node
+    cdef uc_node_t *node = start
+    cdef uc_attr_t *style
+    cdef uc_attr_t *aria
+    while node != NULL:
+        if node.type == ELEMENT_NODE:
+            aria = _attribute(node, ARIA_HIDDEN_NAME)
+            style = _attribute(node, STYLE_NAME)
+            if (
+                _attribute(node, HIDDEN_NAME) != NULL
+                or (aria != NULL and aria.value != NULL and aria.value.length == 4
+                    and memcmp(aria.value.data, b"true", 4) == 0)
+                or _contains(style, "none")
+                or _contains(style, "hidden")
+            ):
+                found.append(_wrap(node, parser))
+        node = _next_in_order(node, start)
+    return found
+
+
+def with_role(LexborNode root):
+    """The elements under ``root`` (itself included) with a role attribute, in
+    document order: what root.css("[role]") finds."""
+    cdef list found = []
+    parser = root.parser
+    cdef uc_node_t *start = root.node
+    cdef uc_node_t *node = start
+    while node != NULL:
+        if node.type == ELEMENT_NODE and _attribute(node, ROLE_NAME) != NULL:
+            found.append(_wrap(node, parser))
+        node = _next_in_order(node, start)
+    return found

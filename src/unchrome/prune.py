@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ._dom import named, tagged
+from ._dom import hidden, named, tagged, with_role
 from .parse import LexborHTMLParser, LexborNode
 
 # Elements that never carry readable main content. Among them a ruby annotation's
@@ -277,9 +277,6 @@ _LETTER = re.compile(r"[^\W\d_]")  # see _in_running_text
 # Widget words that a link names for what it opens or covers (see _named_noise).
 _OPENER_WORDS = re.compile(r"(?<![a-z0-9])(?:lightbox\w*|overlay)(?![a-z0-9])", re.I)
 
-# Candidates for the hidden check, selected in C; the style test is confirmed in Python.
-_HIDDEN_SELECTOR = '[hidden], [aria-hidden="true"], [style*="none" i], [style*="hidden" i]'
-
 
 def _is_hidden(node: LexborNode, widget_max_chars: float, controlled: frozenset[str]) -> bool:
     """Hidden chrome to remove. ``controlled``: the ids that buttons with aria-expanded
@@ -478,9 +475,9 @@ def prune_page(
     removed += _decompose_all([f for f in body.css("form") if _text_length(f) < FORM_MAX_TEXT])
     widget_max_chars = WIDGET_MAX_PAGE_SHARE * _text_length(body)
     removed += _decompose_all(
-        [n for n in body.css(_HIDDEN_SELECTOR) if _is_hidden(n, widget_max_chars, controlled)]
+        [n for n in hidden(body) if _is_hidden(n, widget_max_chars, controlled)]
     )
-    removed += _decompose_all([n for n in body.css("[role]") if _is_nav_landmark(n)])
+    removed += _decompose_all([n for n in with_role(body) if _is_nav_landmark(n)])
     comments: list[LexborNode] = []
     removed += _decompose_all(
         _named_noise(named(body), include_comments, widget_max_chars, comments)
