@@ -634,3 +634,39 @@ def test_4mib_binary() -> None:
     got = decode(data)
     assert isinstance(got.text, str)
     assert "\x00" not in got.text
+
+
+# --------------------------------------------------------------------------- UTF-8 bytes
+
+
+def test_valid_utf8_input_serves_as_the_texts_utf8() -> None:
+    data = "<p>Grüße, 世界 😀</p>".encode()
+    decoded = decode(data)
+    assert decoded.utf8 is data and decoded.text.encode("utf-8") == data
+    # Pure ASCII under another ASCII-compatible declaration reads the same.
+    ascii_page = b'<meta charset="iso-8859-1"><p>plain</p>'
+    assert decode(ascii_page).utf8 is ascii_page
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "<p>Grüße</p>".encode()[:-5] + "ü".encode()[:1],  # cut inside a character
+        b"<p>a\x00b</p>",  # the NUL is removed from the text
+        codecs.BOM_UTF8 + b"<p>bom</p>",  # the BOM is not text
+        "<p>Grüße</p>".encode("windows-1252"),  # not UTF-8
+        "<p>Grüße</p>".encode("utf-16"),
+    ],
+)
+def test_input_that_is_not_the_texts_utf8_is_not_passed_on(data: bytes) -> None:
+    decoded = decode(data)
+    assert decoded.utf8 is None or decoded.utf8 == decoded.text.encode("utf-8")
+    assert decoded.utf8 is None
+
+
+@given(st.binary(max_size=64) | st.text(max_size=32).map(str.encode))
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+def test_passed_on_bytes_are_always_the_texts_utf8(data: bytes) -> None:
+    decoded = decode(data)
+    if decoded.utf8 is not None:
+        assert decoded.utf8 == decoded.text.encode("utf-8")

@@ -986,3 +986,15 @@ def test_never_content_tag_ids_match_parsed_elements(tag):
     assert body is not None
     ids = {node.tag_id for node in body.traverse() if node.tag == tag}
     assert ids and ids <= prune._NEVER_CONTENT_IDS
+
+
+def test_parsing_the_utf8_bytes_builds_the_tree_the_text_builds() -> None:
+    from unchrome.parse import parse
+
+    page = "<html><head><title>Grüße</title></head><body><p>世界 <b>😀</b> ok</p></body></html>"
+    assert parse(page, page.encode()).html == parse(page).html
+    # A text the guard changes is parsed as guarded, whatever bytes come with it.
+    crowded = "<p " + " ".join(f"a{i}=1" for i in range(300)) + ">x</p>"
+    assert parse(crowded, crowded.encode()).html == parse(crowded).html
+    body = parse(crowded, crowded.encode()).body
+    assert body is not None and len(body.css_first("p").attributes) == 256

@@ -23,7 +23,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["Decoded", "decode"]
 
@@ -49,6 +49,11 @@ class Decoded:
 
     text: str
     encoding: str
+    # The text's UTF-8 bytes where they are the input itself (valid UTF-8 decoded
+    # whole, nothing removed), else None: the parser reads them as they are instead of
+    # encoding the text again (0.26 ms at the mean page of 699 of both sets). A view
+    # of the input, not part of what was decoded: equality and repr leave it out.
+    utf8: bytes | None = field(default=None, compare=False, repr=False)
 
 
 # Canonical name -> Python codecs to try in order. The first is the main one: it is used
@@ -231,12 +236,14 @@ def _decode_as(data: bytes, canon: str, *, count: bool = True) -> tuple[str, int
     return text, max(1, text.count("\ufffd"))
 
 
-def _utf8_strict(data: bytes) -> tuple[str | None, int]:
-    """Strict UTF-8 text (truncated tail tolerated), else None and the first bad offset."""
+def _utf8_strict(data: bytes) -> tuple[str | None, int, bool]:
+    """Strict UTF-8 text (truncated tail tolerated), else None and the first bad offset;
+    and whether the text holds all of ``data`` (no truncated tail was left out)."""
     try:
-        return codecs.getincrementaldecoder("utf-8")().decode(data, False), -1
+        text, read = codecs.utf_8_decode(data, "strict", False)
+        return text, -1, read == len(data)
     except UnicodeDecodeError as err:
-        return None, err.start
+        return None, err.start, False
 
 
 def _too_many_errors(text: str, errors: int) -> bool:
@@ -506,7 +513,9 @@ def _sniff(data: bytes, bad_offset: int) -> str | None:
 # --- the pipeline stage ---------------------------------------------------------------
 
 
-def _finish(text: str, canon: str, data: bytes) -> Decoded:
+def _finish(text: str, canon: str, data: bytes, exact: bool = False) -> Decoded:
+    """The decoded text, cleaned. ``exact``: ``text`` is all of ``data`` read as UTF-8,
+    so that ``data`` may serve as its UTF-8 (unless cleaning changes the text)."""
     # lexbor (selectolax's parser) handles U+0000 inconsistently (replaced in some
     # contexts, dropped or truncating in others), and NUL is never content: remove it
     # here so every later stage sees the same text.
@@ -514,10 +523,12 @@ def _finish(text: str, canon: str, data: bytes) -> Decoded:
     # the bytes is much cheaper than a scan of a wide str.
     if (canon in _UTF16_32 or b"\x00" in data) and "\x00" in text:
         text = text.replace("\x00", "")
+        exact = False
     if text.startswith("\ufeff"):
         # A BOM left in by an override or a sniffed UTF-16 is not content.
         text = text[1:]
-    return Decoded(text, canon)
+        exact = False
+    return Decoded(text, canon, data if exact else None)
 
 
 def decode(data: bytes, *, content_type: str | None = None, override: str | None = None) -> Decoded:
@@ -569,22 +580,23 @@ def decode(data: bytes, *, content_type: str | None = None, override: str | None
     # browsers (module docstring); it is computed once, when first needed.
     utf8: str | None = None
     bad_offset = -1
+    whole = False
     utf8_checked = False
     fallback: tuple[str, str] | None = None
     for canon in declared:
         if canon not in _UTF16_32:
             if not utf8_checked:
-                utf8, bad_offset = _utf8_strict(data)
+                utf8, bad_offset, whole = _utf8_strict(data)
                 utf8_checked = True
             if utf8 is not None:
                 if canon == "utf-8" or not data.isascii():
-                    return _finish(utf8, "utf-8", data)
+                    return _finish(utf8, "utf-8", data, exact=whole)
                 # Pure ASCII reads the same in every ASCII-compatible encoding, so the
                 # declaration can stand without a second pass, unless the bytes are
                 # really 7-bit ISO-2022, whose escapes no ASCII text contains.
                 iso2022 = _sniff_iso2022(data)
                 if iso2022 is None:
-                    return _finish(utf8, canon, data)
+                    return _finish(utf8, canon, data, exact=whole)
                 return _finish(_decode_as(data, iso2022, count=False)[0], iso2022, data)
         text, errors = _decode_as(data, canon)
         if not _too_many_errors(text, errors):
@@ -593,13 +605,13 @@ def decode(data: bytes, *, content_type: str | None = None, override: str | None
             fallback = (text, canon)
 
     if not utf8_checked:
-        utf8, bad_offset = _utf8_strict(data)
+        utf8, bad_offset, whole = _utf8_strict(data)
     if utf8 is not None:
         # The path most of the web takes. 7-bit ISO-2022 text and UTF-16 without a BOM can
         # be valid UTF-8 too, so rule them out first (both checks are cheap).
         canon = _sniff_iso2022(data) or _sniff_utf16(data) or "utf-8"
         if canon == "utf-8":
-            return _finish(utf8, canon, data)
+            return _finish(utf8, canon, data, exact=whole)
         return _finish(_decode_as(data, canon, count=False)[0], canon, data)
 
     canon = _sniff(data, bad_offset)

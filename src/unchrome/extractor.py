@@ -196,10 +196,10 @@ class Extractor:
             result.processing_time = time.perf_counter() - started
             return result
 
-        markup, encoding = _decode(data, content_type, cfg.encoding)  # 3
+        markup, encoding, utf8 = _decode(data, content_type, cfg.encoding)  # 3
         deadline.check("decode")
 
-        tree = parse(markup)  # 4
+        tree = parse(markup, utf8)  # 4
         meta = metadata.extract_metadata(tree, url)
         kind = classify.detect_kind(meta.og_type, tree, meta.ld_type_names)
         base_url = _base_url(tree, url)
@@ -504,17 +504,20 @@ def _base_url(tree: LexborHTMLParser, url: str | None) -> str | None:
 
 def _decode(
     data: bytes | str, content_type: str | None, override: str | None
-) -> tuple[str, str | None]:
+) -> tuple[str, str | None, bytes | None]:
+    """The markup, the encoding it was read from, and its UTF-8 bytes where they are
+    the input's own (see Decoded.utf8)."""
+    utf8 = None
     if isinstance(data, bytes):
         decoded = decode(data, content_type=content_type, override=override)
-        markup, encoding = decoded.text, decoded.encoding
+        markup, encoding, utf8 = decoded.text, decoded.encoding, decoded.utf8
     else:
         markup, encoding = data.replace("\x00", ""), None
     if markup[:256].lstrip()[:1] in ("{", "[") and _is_json(markup):
         # An API response (WordPress's {"content": {"rendered": "<p>..."}}) is
         # data, not a page, even when its strings hold HTML.
         raise UnsupportedContent("the input is JSON, not HTML")
-    return markup, encoding
+    return markup, encoding, utf8
 
 
 _DISCUSSION_TYPES = frozenset({"DiscussionForumPosting", "QAPage", "Question", "Conversation"})

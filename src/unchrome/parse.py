@@ -22,15 +22,19 @@ __all__ = [
 ]
 
 
-def parse(text: str) -> LexborHTMLParser:
+def parse(text: str, utf8: bytes | None = None) -> LexborHTMLParser:
     """Parse ``text`` (its markup guarded first) into a tree. No stage walks it
     recursively: segment reads an element nested past ``Config.max_depth`` whole, and
     so does the HTML rendering.
+
+    ``utf8``: ``text`` as UTF-8 bytes, if the caller has them (decode.Decoded.utf8).
+    lexbor parses UTF-8, and a str is encoded for it first; where the guard leaves the
+    text as it is (every real page), the bytes are parsed instead.
     """
-    text = guard_markup(text)
-    tree = LexborHTMLParser(text)
+    guarded = guard_markup(text)
+    tree = LexborHTMLParser(utf8 if utf8 is not None and guarded is text else guarded)
     if _swallowed_by_noscript(tree):
-        tree = LexborHTMLParser(drop_broken_noscript_bodies(text))
+        tree = LexborHTMLParser(drop_broken_noscript_bodies(guarded))
     return tree
 
 
