@@ -1,5 +1,6 @@
-"""The compiled parts of unchrome: the walks over the DOM (src/unchrome/_dom.pyx) and
-the attribute cap's scanner (src/unchrome/_markup.pyx).
+"""The compiled parts of unchrome: the walks over the DOM (src/unchrome/_dom.pyx), the
+attribute cap's scanner (src/unchrome/_markup.pyx) and the statistics of a block's
+text that the block model reads (src/unchrome/_blocktext.pyx).
 
 Everything else is in pyproject.toml. Cython and a C compiler build it at install
 time (``pip install -e .``): gcc and the Python headers are all it needs.
@@ -12,7 +13,7 @@ setup(
     ext_modules=cythonize(
         [
             Extension(f"unchrome.{name}", [f"src/unchrome/{name}.pyx"], extra_compile_args=["-O2"])
-            for name in ("_dom", "_markup")
+            for name in ("_dom", "_markup", "_blocktext")
         ],
         language_level=3,
     )
