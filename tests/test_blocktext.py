@@ -57,6 +57,39 @@ def ref_stats(text: str, title: str) -> list[float]:
     ]
 
 
+_SAYS_WORD = re.compile(r"\w+")
+
+
+def ref_word_hits(
+    texts: list[str], headings: list[bool], index: dict[str, int], wanted: list[bool] | None
+) -> tuple[list[int], list[int], list[tuple[int, int, list[int]]]]:
+    stretches: list[tuple[int, list[int]]] = []
+    said_rows: list[int] = []
+    said_words: list[int] = []
+    for i, text in enumerate(texts):
+        if len(text) >= 80:
+            if headings[i]:
+                stretches.append((i + 1, []))
+            continue
+        if wanted is not None and not wanted[i] and not headings[i]:
+            continue
+        words = _SAYS_WORD.findall(text.lower())
+        if len(words) > 6 and not headings[i]:
+            continue
+        hits = [index[w] for w in words if w in index]
+        if hits and len(words) <= 6:
+            said_rows += [i] * len(hits)
+            said_words += hits
+        if headings[i]:
+            stretches.append((i + 1, hits))
+    ends = [start for start, _ in stretches[1:]] + [len(texts)] if stretches else []
+    return (
+        said_rows,
+        said_words,
+        [(start, end, hits) for (start, hits), end in zip(stretches, ends, strict=True) if hits],
+    )
+
+
 WHITESPACE = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2007\u2028\u2029\u202f\u3000"
 NOT_WHITESPACE = "\u200b\ufeff\x00\x1b"  # zero-width space, BOM, NUL, ESC: str.split keeps
 ODD_LETTERS = "İıΣσςßﬁŉǅ\u212a\u0130\u0307ÀÉéñüÇçÆ"
@@ -157,3 +190,63 @@ def test_words_and_sentence_ends_by_hand() -> None:
     assert _blocktext.ends_sentence("完了。")
     assert not _blocktext.ends_sentence("Menu")
     assert not _blocktext.ends_sentence(" \t")
+
+
+SAYS_PIECES = ["Share", "READ more", "related", "Posts", "İstanbul", "i̇stanbul", "x_1", "١٢"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(
+                _texts(5),
+                _texts(30),  # past SAYS_MAX_CHARS and SAYS_MAX_WORDS too
+                st.lists(st.sampled_from(SAYS_PIECES), max_size=8).map(" ".join),
+                # About SAYS_MAX_CHARS long.
+                st.tuples(st.sampled_from(SAYS_PIECES), st.integers(76, 84)).map(
+                    lambda p: (p[0] + " " + "y" * 90)[: p[1]]
+                ),
+            ),
+            st.booleans(),
+            st.booleans(),
+        ),
+        max_size=12,
+    ),
+    st.sets(st.sampled_from([w.lower() for w in SAYS_PIECES] + ["x", "the", "1", "東京"])),
+    st.booleans(),
+)
+def test_word_hits_match_the_python_loop(
+    blocks: list[tuple[str, bool, bool]], vocabulary: set[str], every: bool
+) -> None:
+    texts = [text for text, _, _ in blocks]
+    headings = [heading for _, heading, _ in blocks]
+    wanted = None if every else [mark for _, _, mark in blocks]
+    index = {word: column for column, word in enumerate(sorted(vocabulary))}
+    got = _blocktext.word_hits(
+        texts, bytes(headings), index, None if wanted is None else bytes(wanted)
+    )
+    assert got == ref_word_hits(texts, headings, index, wanted)
+
+
+def test_word_hits_by_hand() -> None:
+    texts = ["Related posts", "Share", "one two three four five six seven", "Read more", "x"]
+    index = {"related": 0, "share": 1, "more": 2, "seven": 3}
+    said_rows, said_words, stretches = _blocktext.word_hits(
+        texts, bytes([1, 0, 0, 0, 0]), index, bytes([1, 1, 1, 0, 1])
+    )
+    # The heading says "related" and so covers the rest; block 2 has too many words,
+    # block 3 is not wanted.
+    assert (said_rows, said_words) == ([0, 1], [0, 1])
+    assert stretches == [(1, 5, [0])]
+    # A heading too long to say anything still ends the stretch above it.
+    long_heading = "Related " + "words " * 20
+    _, _, stretches = _blocktext.word_hits(
+        ["Related", "a", long_heading, "b"], bytes([1, 0, 1, 0]), index
+    )
+    assert stretches == [(1, 3, [0])]
+    # SAYS_MAX_CHARS: 79 characters say their words, 80 do not.
+    said_rows, _, _ = _blocktext.word_hits(
+        ["Share " + "x" * 73, "Share " + "x" * 74], bytes([0, 0]), index
+    )
+    assert said_rows == [0]

@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The statistics of a block's text, compiled: the block model's word statistics and
-character shares of each block (blockmodel.features reads them).
+character shares of each block, and the short words a block or the heading above it
+says ("Share", "Related posts"); blockmodel.features reads both.
 
 In Python these were a loop over the blocks that made a new string for every word of
 every block (a lowered copy of the sample, its split, the words tested against the
@@ -9,10 +10,13 @@ joined, classed by a numpy table. Here one pass over a block's characters counts
 classes, cuts the words and looks each one up in a C hash table of the stopwords and
 title words, making no string; only a non-ASCII text is lowered, by Python's
 ``str.lower`` (full case mapping: "İ" lowers to two characters, a final "Σ" to "ς").
+The words a short block says become strings only where a dict of words has to be
+asked, after the count of its words has let it through.
 
 The character sets and the whitespace are Python's: a word ends at what ``str.split``
 takes for whitespace (``Py_UNICODE_ISSPACE``: \\x1c-\\x1f, \\x85 and the no-break
-spaces too) or at a character of WORD_PUNCT. tests/test_blocktext.py holds every
+spaces too) or at a character of WORD_PUNCT; a word a block says is a run of re's
+``\\w`` (``Py_UNICODE_ISALNUM`` or "_"). tests/test_blocktext.py holds every
 function here to a plain Python reference on generated text.
 """
 
@@ -27,6 +31,7 @@ import numpy as np
 
 cdef extern from "Python.h":
     int Py_UNICODE_ISSPACE(unsigned int ch) nogil
+    int Py_UNICODE_ISALNUM(unsigned int ch) nogil
     int PyUnicode_KIND(object text)
     void *PyUnicode_DATA(object text)
     unsigned int PyUnicode_READ(int kind, void *data, Py_ssize_t index) nogil
@@ -68,6 +73,11 @@ SENTENCE_ENDS = '.!?。！？:)"”»：）」』．'
 # Chinese and Japanese write no spaces: each Han or kana character counts as a word, or
 # a Japanese paragraph would read as one very long word (a menu label).
 CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
+# A block "says" its words when it is shorter than this many characters and has at most
+# SAYS_MAX_WORDS words ("Share", "Read more", "Sign up"); a heading this short passes
+# its words to the blocks under it, however many it has.
+SAYS_MAX_CHARS = 80
+SAYS_MAX_WORDS = 6
 
 # What each character of the Basic Multilingual Plane is to the statistics, as bits. A
 # character past the BMP is none of these: every set above lies inside it.
@@ -78,6 +88,7 @@ cdef enum:
     CAPITAL = 8  # A-Z
     END = 16  # in SENTENCE_ENDS
     CJK = 32  # a Han or kana character
+    WORD = 64  # an ASCII \w character (past ASCII, Py_UNICODE_ISALNUM is asked)
 
 cdef unsigned char _FLAGS[0x10000]
 cdef Py_ssize_t _i
@@ -90,9 +101,12 @@ for _c in SHARE_PUNCT:
 for _c in SENTENCE_ENDS:
     _FLAGS[_c] |= END
 for _i in range(0x30, 0x3A):
-    _FLAGS[_i] |= DIGIT
+    _FLAGS[_i] |= DIGIT | WORD
 for _i in range(0x41, 0x5B):
-    _FLAGS[_i] |= CAPITAL
+    _FLAGS[_i] |= CAPITAL | WORD
+for _i in range(0x61, 0x7B):
+    _FLAGS[_i] |= WORD
+_FLAGS[0x5F] |= WORD
 for _lo, _hi in CJK_RANGES:
     for _i in range(_lo, _hi + 1):
         _FLAGS[_i] |= CJK
@@ -111,6 +125,13 @@ cdef inline unsigned int _fold(unsigned int c) noexcept nogil:
 cdef inline bint _cuts(unsigned int c) noexcept nogil:
     """Whether ``c`` ends a word of the statistics: whitespace or WORD_PUNCT."""
     return Py_UNICODE_ISSPACE(c) or (_flags(c) & CUT)
+
+
+cdef inline bint _is_word(unsigned int c) noexcept nogil:
+    """Whether ``c`` is a character of re's \\w (str pattern)."""
+    if c < 0x80:
+        return _FLAGS[c] & WORD
+    return Py_UNICODE_ISALNUM(c)
 
 
 cdef inline uint64_t _hash(int kind, void *data, Py_ssize_t start, Py_ssize_t end) noexcept:
@@ -357,3 +378,86 @@ def text_stats(list texts, str title) -> object:
         table[row, 9] = 1.0 if length == title_length and text.lower() == title_norm else 0.0
     return out
 
+
+def word_hits(list texts, const unsigned char[::1] headings not None, dict index,
+              const unsigned char[::1] wanted=None) -> tuple:
+    """The words of ``index`` (word -> column) that short texts say, as (text, column)
+    pairs, and the stretches under the headings that say any: (first text, end, the
+    heading's word columns), a stretch running to the next heading's first text.
+
+    A text says its words when shorter than SAYS_MAX_CHARS with at most SAYS_MAX_WORDS
+    words; words are the ``\\w+`` runs of the lowered text. ``headings`` marks the
+    headings (a stretch starts under every one, whatever its length); with ``wanted``,
+    only the texts it marks say anything (headings are read everywhere: the texts
+    under them need their words).
+    """
+    cdef Py_ssize_t count = len(texts), i, n, k, nwords, start
+    cdef str text
+    cdef object lowered
+    cdef int kind
+    cdef void *data
+    cdef bint heading, in_word, ascii, capitals
+    cdef unsigned int c
+    cdef PyObject *column
+    said_rows = []
+    said_words = []
+    starts = []
+    heads = []
+    if headings.shape[0] != count or (wanted is not None and wanted.shape[0] != count):
+        raise ValueError("headings (and wanted) must mark each text once")
+    for i in range(count):
+        text = <str> PyList_GET_ITEM(texts, i)
+        heading = headings[i]
+        n = len(text)
+        if n >= SAYS_MAX_CHARS:
+            if heading:
+                starts.append(i + 1)
+                heads.append([])
+            continue
+        if wanted is not None and not wanted[i] and not heading:
+            continue
+        # Count the words first (an ASCII text need not be lowered for that): a text
+        # past SAYS_MAX_WORDS that is no heading makes no string at all.
+        ascii = PyUnicode_IS_ASCII(text)
+        lowered = text if ascii else text.lower()
+        kind, data, n = PyUnicode_KIND(lowered), PyUnicode_DATA(lowered), len(lowered)
+        nwords = 0
+        in_word = capitals = False
+        for k in range(n):
+            c = PyUnicode_READ(kind, data, k)
+            capitals = capitals or (ascii and (_flags(c) & CAPITAL))
+            if _is_word(c):
+                if not in_word:
+                    nwords += 1
+                    in_word = True
+            else:
+                in_word = False
+        if nwords > SAYS_MAX_WORDS and not heading:
+            continue
+        if capitals:
+            lowered = text.lower()
+            data = PyUnicode_DATA(lowered)
+        hits = []
+        k = 0
+        while k < n:
+            if not _is_word(PyUnicode_READ(kind, data, k)):
+                k += 1
+                continue
+            start = k
+            while k < n and _is_word(PyUnicode_READ(kind, data, k)):
+                k += 1
+            column = PyDict_GetItem(index, PyUnicode_Substring(lowered, start, k))
+            if column is not NULL:
+                hits.append(<object> column)
+        if hits and nwords <= SAYS_MAX_WORDS:
+            said_rows += [i] * len(hits)
+            said_words += hits
+        if heading:
+            starts.append(i + 1)
+            heads.append(hits)
+    stretches = [
+        (starts[k], starts[k + 1] if k + 1 < len(starts) else count, heads[k])
+        for k in range(len(starts))
+        if heads[k]
+    ]
+    return said_rows, said_words, stretches
