@@ -10,8 +10,10 @@ Multilingual Plane and every kind of whitespace str.split knows (and some it doe
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -250,3 +252,50 @@ def test_word_hits_by_hand() -> None:
         ["Share " + "x" * 73, "Share " + "x" * 74], bytes([0, 0]), index
     )
     assert said_rows == [0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 80),
+    st.data(),
+)
+def test_mask_bits_read_the_bits_of_the_sets(size: int, data: st.DataObject) -> None:
+    bit_set = st.integers(0, 2**size - 1)
+    pairs = data.draw(st.lists(st.tuples(bit_set, bit_set), max_size=10))
+    # Repeated values, as equal ints that are different objects.
+    pairs += [(int(str(near)), int(str(far))) for near, far in pairs[:3]]
+    blocks = [SimpleNamespace(near_mask=near, far_mask=far) for near, far in pairs]
+    rows = data.draw(st.none() | st.sets(st.integers(0, max(len(blocks) - 1, 0))).map(sorted))
+    if not blocks:
+        rows = None
+    tested = sorted(data.draw(st.sets(st.integers(0, 2 * size - 1))))
+    wanted = range(len(blocks)) if rows is None else rows
+    out = np.full((len(tested), len(wanted)), 7.0, dtype=np.float32)
+    _blocktext.mask_bits(
+        blocks,
+        None if rows is None else np.array(rows, dtype=np.intp),
+        size,
+        np.array(tested, dtype=np.intp),
+        out,
+    )
+    expected = [
+        [
+            float(
+                blocks[i].near_mask >> t & 1 if t < size else blocks[i].far_mask >> (t - size) & 1
+            )
+            for i in wanted
+        ]
+        for t in tested
+    ]
+    assert out.tolist() == expected
+
+
+def test_mask_bits_refuse_bits_past_the_sets() -> None:
+    out = np.zeros((1, 1), dtype=np.float32)
+    block = SimpleNamespace(near_mask=1, far_mask=2)
+    with pytest.raises(ValueError, match="outside"):
+        _blocktext.mask_bits([block], None, 4, np.array([8], dtype=np.intp), out)
+    with pytest.raises(ValueError, match="shape"):
+        _blocktext.mask_bits([block, block], None, 4, np.array([0], dtype=np.intp), out)
+    _blocktext.mask_bits([block], None, 4, np.array([0, 5], dtype=np.intp)[:1], out)
+    assert out.tolist() == [[1.0]]

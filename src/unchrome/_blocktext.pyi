@@ -1,5 +1,7 @@
 import numpy as np
 
+from .segment import Block
+
 STOPWORDS: frozenset[str]
 STATS_SAMPLE_CHARS: int
 WORD_PUNCT: str
@@ -19,3 +21,10 @@ def word_hits(
     index: dict[str, int],
     wanted: bytes | bytearray | np.ndarray | None = None,
 ) -> tuple[list[int], list[int], list[tuple[int, int, list[int]]]]: ...
+def mask_bits(
+    blocks: list[Block],
+    rows: np.ndarray | None,
+    size: int,
+    tested: np.ndarray,
+    out: np.ndarray,
+) -> None: ...

@@ -461,3 +461,66 @@ def word_hits(list texts, const unsigned char[::1] headings not None, dict index
         if heads[k]
     ]
     return said_rows, said_words, stretches
+
+
+def mask_bits(list blocks, const Py_ssize_t[::1] rows, Py_ssize_t size,
+              const Py_ssize_t[::1] tested not None, float[:, ::1] out not None) -> None:
+    """Write the ``tested`` bits of the blocks' ancestor bit sets into ``out``, one row
+    per tested bit and one column per block of ``rows`` (every block when None): bit t
+    of ``near_mask`` for t < ``size``, else bit t - ``size`` of ``far_mask``.
+
+    The bit sets are Python ints of ``size`` bits, read as ``int.to_bytes`` gives them
+    (little-endian), once per distinct value: a page repeats its sets (at the mean page
+    of the two sets 40 distinct ones among the 217 of 109 blocks).
+    """
+    cdef Py_ssize_t count = len(blocks) if rows is None else rows.shape[0]
+    cdef Py_ssize_t nbytes = (size + 7) // 8, j, r, t, block, offset
+    cdef dict unpacked = {}
+    if out.shape[0] != tested.shape[0] or out.shape[1] != count:
+        raise ValueError("out must have the shape (tested bits, blocks)")
+    for r in range(tested.shape[0]):
+        if not 0 <= tested[r] < 2 * size:
+            raise ValueError("a tested bit is outside the two bit sets")
+    if count == 0:
+        return
+    # Each block's two sets, near then far, as pointers to the bytes ``unpacked`` holds.
+    cdef const unsigned char **sets = <const unsigned char **> malloc(
+        2 * max(count, 1) * sizeof(unsigned char *)
+    )
+    if sets is NULL:
+        raise MemoryError()
+    cdef bytes value
+    cdef unsigned char shift
+    cdef float *row
+    try:
+        for j in range(count):
+            block = j if rows is None else rows[j]
+            b = blocks[block]
+            value = _mask_bytes(unpacked, b.near_mask, nbytes)
+            sets[j] = value
+            value = _mask_bytes(unpacked, b.far_mask, nbytes)
+            sets[count + j] = value
+        # Row by row: each bit's row of ``out`` is written in order.
+        for r in range(tested.shape[0]):
+            t = tested[r]
+            offset = 0 if t < size else count
+            if t >= size:
+                t -= size
+            shift = t & 7
+            t >>= 3
+            row = &out[r, 0]
+            for j in range(count):
+                row[j] = (sets[offset + j][t] >> shift) & 1
+    finally:
+        free(sets)
+
+
+cdef inline bytes _mask_bytes(dict unpacked, object mask, Py_ssize_t nbytes):
+    """``mask.to_bytes(nbytes, "little")``, made once per distinct value (``unpacked``
+    holds them)."""
+    cdef PyObject *found = PyDict_GetItem(unpacked, mask)
+    if found is not NULL:
+        return <bytes> found
+    value = mask.to_bytes(nbytes, "little")
+    unpacked[mask] = value
+    return value

@@ -347,7 +347,17 @@ def features(
 
     first, tested = groups.take(2 * vocab.size)
     if len(tested):
-        out[first : first + len(tested)] = _mask_columns(blocks, vocab.size, wanted, tested)
+        # The tested bits of the blocks' ancestor bit sets, compiled: each bit's row
+        # is written straight from the bytes of the sets. The distinct (near, far)
+        # pairs unpacked by numpy, gathered and converted to float32 took 0.085 ms a
+        # page, this 0.060 ms (mean of 699 pages of both sets, the calls alone).
+        _blocktext.mask_bits(
+            blocks,
+            None if rows is None else rows.astype(np.intp, copy=False),
+            vocab.size,
+            tested.astype(np.intp, copy=False),
+            out[first : first + len(tested)],
+        )
 
     size = len(vocab.text_words)
     says_first, says_tested = groups.take(size)
@@ -491,33 +501,6 @@ def text_word_columns(
     for start, end, hits in stretches:
         under[start:end, hits] = 1.0
     return says, under
-
-
-def _mask_columns(
-    blocks: list[Block], size: int, wanted: list[int] | range, tested: np.ndarray
-) -> np.ndarray:
-    """The ``tested`` columns of the near and far ancestor bit sets (near bits 0 to
-    size - 1, then far; little-endian bit order) of the ``wanted`` blocks, as 0/1 rows:
-    shape (len(tested), len(wanted))."""
-    nbytes = (size + 7) // 8
-    # A page repeats the same (near, far) pair many times: on the WCXB dev pages one
-    # block in five has a pair no earlier block had. Each distinct pair is unpacked
-    # once and its row gathered for every block that has it (0.094 -> 0.086 ms at the
-    # median page).
-    distinct: dict[tuple[int, int], int] = {}
-    row_of = [
-        distinct.setdefault((blocks[i].near_mask, blocks[i].far_mask), len(distinct))
-        for i in wanted
-    ]
-    raw = b"".join(
-        near.to_bytes(nbytes, "little") + far.to_bytes(nbytes, "little") for near, far in distinct
-    )
-    bits = np.unpackbits(
-        np.frombuffer(raw, dtype=np.uint8).reshape(len(distinct), 2, nbytes),
-        axis=2,
-        bitorder="little",
-    )[:, :, :size]
-    return bits.reshape(len(distinct), 2 * size)[:, tested].T[:, row_of]
 
 
 # --------------------------------------------------------------------------- model
