@@ -1,7 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The statistics of a block's text, compiled: the block model's word statistics and
 character shares of each block, and the short words a block or the heading above it
-says ("Share", "Related posts"); blockmodel.features reads both.
+says ("Share", "Related posts"); blockmodel.features reads both, and the bits of the
+blocks' ancestor class/id sets that its trees test (mask_bits).
 
 In Python these were a loop over the blocks that made a new string for every word of
 every block (a lowered copy of the sample, its split, the words tested against the
@@ -21,7 +22,6 @@ function here to a plain Python reference on generated text.
 """
 
 from cpython.dict cimport PyDict_GetItem
-from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
@@ -243,8 +243,8 @@ cdef inline Py_ssize_t _next_word(
     return start
 
 
-cdef inline bint _ends_sentence(str text, int kind, void *data, Py_ssize_t length) noexcept:
-    """Whether the last character of ``text`` past whitespace (``str.rstrip``'s) is in
+cdef inline bint _ends_sentence(int kind, void *data, Py_ssize_t length) noexcept:
+    """Whether the last character of a text past whitespace (``str.rstrip``'s) is in
     SENTENCE_ENDS."""
     cdef Py_ssize_t last = length - 1
     while last >= 0 and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, last)):
@@ -254,10 +254,10 @@ cdef inline bint _ends_sentence(str text, int kind, void *data, Py_ssize_t lengt
 
 def ends_sentence(str text not None) -> bool:
     """Whether ``text`` ends a sentence: ``text.rstrip()[-1:]`` is in SENTENCE_ENDS."""
-    return _ends_sentence(text, PyUnicode_KIND(text), PyUnicode_DATA(text), len(text))
+    return _ends_sentence(PyUnicode_KIND(text), PyUnicode_DATA(text), len(text))
 
 
-def words(str text) -> list:
+def words(str text not None) -> list:
     """The words of ``text`` as the statistics count them: lowered, cut at whitespace
     and WORD_PUNCT (``text.lower()`` with WORD_PUNCT blanked, then ``str.split()``)."""
     lowered = text.lower()
@@ -279,7 +279,7 @@ TEXT_STATS = (
 )  # fmt: skip
 
 
-def text_stats(list texts, str title) -> object:
+def text_stats(list texts not None, str title not None) -> object:
     """The statistics of each text, one row per text, columns as in TEXT_STATS.
 
     Of the first STATS_SAMPLE_CHARS characters (the sample): the words (Han and kana
@@ -314,11 +314,12 @@ def text_stats(list texts, str title) -> object:
     cdef void *ldata
     cdef Py_ssize_t length, n, ln, at, start, nwords, letters, stops, hits, word, cjk
     cdef Py_ssize_t punct, digits, capitals, lines, nw
-    cdef unsigned int c
     cdef unsigned char f
     cdef bint ascii
     for row in range(count):
-        text = <str> PyList_GET_ITEM(texts, row)
+        text = texts[row]
+        if text is None:
+            raise TypeError("texts must be str")
         found = PyDict_GetItem(known, text)
         if found is not NULL:
             for k in range(len(TEXT_STATS)):
@@ -369,7 +370,7 @@ def text_stats(list texts, str title) -> object:
         table[row, 1] = <double> punct / <double> n
         table[row, 2] = <double> digits / <double> n
         table[row, 3] = <double> capitals / <double> n
-        table[row, 4] = _ends_sentence(text, kind, data, length)
+        table[row, 4] = _ends_sentence(kind, data, length)
         nw = nw or 1
         table[row, 5] = <double> max(0, letters - cjk) / <double> nw
         table[row, 6] = <double> lines
@@ -379,8 +380,12 @@ def text_stats(list texts, str title) -> object:
     return out
 
 
-def word_hits(list texts, const unsigned char[::1] headings not None, dict index,
-              const unsigned char[::1] wanted=None) -> tuple:
+def word_hits(
+    list texts not None,
+    const unsigned char[::1] headings not None,
+    dict index not None,
+    const unsigned char[::1] wanted=None,
+) -> tuple:
     """The words of ``index`` (word -> column) that short texts say, as (text, column)
     pairs, and the stretches under the headings that say any: (first text, end, the
     heading's word columns), a stretch running to the next heading's first text.
@@ -406,7 +411,9 @@ def word_hits(list texts, const unsigned char[::1] headings not None, dict index
     if headings.shape[0] != count or (wanted is not None and wanted.shape[0] != count):
         raise ValueError("headings (and wanted) must mark each text once")
     for i in range(count):
-        text = <str> PyList_GET_ITEM(texts, i)
+        text = texts[i]
+        if text is None:
+            raise TypeError("texts must be str")
         heading = headings[i]
         n = len(text)
         if n >= SAYS_MAX_CHARS:
@@ -463,8 +470,13 @@ def word_hits(list texts, const unsigned char[::1] headings not None, dict index
     return said_rows, said_words, stretches
 
 
-def mask_bits(list blocks, const Py_ssize_t[::1] rows, Py_ssize_t size,
-              const Py_ssize_t[::1] tested not None, float[:, ::1] out not None) -> None:
+def mask_bits(
+    list blocks not None,
+    const Py_ssize_t[::1] rows,
+    Py_ssize_t size,
+    const Py_ssize_t[::1] tested not None,
+    float[:, ::1] out not None,
+) -> None:
     """Write the ``tested`` bits of the blocks' ancestor bit sets into ``out``, one row
     per tested bit and one column per block of ``rows`` (every block when None): bit t
     of ``near_mask`` for t < ``size``, else bit t - ``size`` of ``far_mask``.
