@@ -476,20 +476,6 @@ def test_pages_past_the_block_cap_keep_the_selection_without_running_the_model(m
     assert result.text.count("Item number") == 80
 
 
-def test_ascii_word_split_matches_the_str_split():
-    # features() splits ASCII samples as bytes; it must cut them where
-    # lower().translate(_SPACE_PUNCT).split() does, for every ASCII character.
-    for code in range(128):
-        sample = f"Ab{chr(code)}Cd e{chr(code)}"
-        expected = sample.lower().translate(blockmodel._SPACE_PUNCT).split()
-        got = sample.encode("ascii").translate(blockmodel._ASCII_WORD_TABLE).split()
-        assert [w.decode("ascii") for w in got] == expected, repr(chr(code))
-    text = "Héllo, “wörld” — 東京。Ça va?"
-    assert blockmodel._PUNCT_CHAR.sub(" ", text.lower()).split() == (
-        text.lower().translate(blockmodel._SPACE_PUNCT).split()
-    )
-
-
 def test_vocabulary_splits_ascii_names_as_the_regex_does():
     # Vocabulary.names splits ASCII class/id strings on bytes; every ASCII character
     # must separate tokens (or not) as segment._NAME_SPLIT does.

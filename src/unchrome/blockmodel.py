@@ -29,6 +29,8 @@ from importlib import resources
 
 import numpy as np
 
+from . import _blocktext
+from ._blocktext import ends_sentence
 from ._trees import raw_scores
 from .formats import ARTICLE_TYPES
 from .score import Aggregate
@@ -99,27 +101,6 @@ LD_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
     ("webpage", frozenset({"webpage", "website", "aboutpage", "contactpage", "itempage"})),
 )  # fmt: skip
 
-# Short function words of the languages the dev split carries most. Their share in a
-# block separates running prose from labels, menus and button text in any of them.
-STOPWORDS = frozenset(
-    [
-        "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "by", "for", "with",
-        "from", "as", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that",
-        "these", "those", "you", "your", "we", "our", "they", "their", "he", "she", "his", "her",
-        "not", "no", "can", "will", "would", "should", "may", "might", "have", "has", "had", "do",
-        "does", "did", "so", "if", "than", "then", "there", "which", "who", "what", "when", "where",
-        "how", "all", "any", "more", "most", "some", "such", "into", "about", "over", "also", "der",
-        "die", "das", "und", "oder", "ein", "eine", "einer", "ist", "sind", "war", "nicht", "mit",
-        "von", "zu", "im", "den", "dem", "des", "auf", "für", "sich", "auch", "es", "als", "wie",
-        "bei", "aus", "le", "la", "les", "un", "une", "des", "du", "de", "et", "ou", "est", "sont",
-        "pas", "pour", "dans", "sur", "avec", "que", "qui", "il", "elle", "au", "aux", "ce",
-        "cette", "el", "los", "las", "y", "o", "es", "son", "por", "para", "con", "del", "se",
-        "que", "una", "lo", "al", "como", "más", "il", "lo", "gli", "uno", "di", "che", "non",
-        "per", "da", "nel", "della", "o", "os", "um", "uma", "do", "da", "em", "não", "para", "com",
-        "que", "é", "het", "een", "van", "en", "de", "niet", "op", "te", "zijn",
-    ]
-)  # fmt: skip
-
 KINDS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "table", "pre", "blockquote",
          "dt", "dd", "figcaption", "caption", "td", "th", "div", "section", "article",
          "span", "a", "label", "summary", "address")  # fmt: skip
@@ -127,46 +108,6 @@ _KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 _WORD = re.compile(r"\w+")
-# Character classes for the punctuation, digit and capital shares, looked up by code
-# point (the Basic Multilingual Plane; code points past it are none): 0 none,
-# 1 punctuation, 2 digit, 3 capital. A one-dimensional table: gathering rows of a
-# (code point, class) table took 1.1 ms for 52,000 characters, this 0.07 ms.
-_CLASS_OF = np.zeros(0x10000, dtype=np.uint8)
-# Full-width CJK punctuation counts as its Latin counterpart does (a Chinese paragraph
-# punctuates with ，。；：！？ and quotes with 「」).
-_CLASS_OF[[ord(c) for c in ".,;:!?。、！？，；：．"]] = 1
-_CLASS_OF[[ord(c) for c in "0123456789"]] = 2
-_CLASS_OF[[ord(c) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]] = 3
-
-
-def _class_counts(samples: list[str], sizes: np.ndarray) -> np.ndarray:
-    """Punctuation, digit and capital counts of each sample: shape (samples, 3)."""
-    codes = np.frombuffer("".join(samples).encode("utf-32-le", "surrogatepass"), np.uint32)
-    classes = _CLASS_OF[np.minimum(codes, 0xFFFF).astype(np.intp)]
-    sample_of = np.repeat(np.arange(len(samples)), sizes)
-    counts = np.bincount(sample_of * 4 + classes, minlength=4 * len(samples))
-    return counts.reshape(len(samples), 4)[:, 1:]
-
-
-_WORD_PUNCT = ".,;:!?()[]{}\"'“”‘’«»/|·•—–-…。、！？，；：（）「」『』《》【】"
-_SPACE_PUNCT = str.maketrans({c: " " for c in _WORD_PUNCT})
-# The same split for ASCII text, on bytes: one 256-byte table lowers the letters and
-# blanks the punctuation, and the information separators \x1c-\x1f, which str.split
-# takes for whitespace and bytes.split does not. str.translate with a dict looks every
-# character up in the dict on each call: on the WCXB dev blocks lower + translate +
-# split took 5.5 us a sample, encode + this table + split 1.0 us.
-_ASCII_WORD_TABLE = bytes(
-    32 if chr(b) in _WORD_PUNCT or 0x1C <= b <= 0x1F else ord(chr(b).lower()) for b in range(256)
-)
-# Outside ASCII, a regex substitution of the same characters: 2.5x faster than
-# str.translate on the non-ASCII dev blocks.
-_PUNCT_CHAR = re.compile("[" + re.escape(_WORD_PUNCT) + "]")
-_STOPWORDS_ASCII = frozenset(w.encode("ascii") for w in STOPWORDS if w.isascii())
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_SENTENCE_ENDS = frozenset('.!?。！？:)"”»：）」』．')
-# Text statistics read at most this much of a block: a share of punctuation or digits
-# is as clear in the first 400 characters as in the whole, and long blocks are rare.
-STATS_SAMPLE_CHARS = 400
 
 
 @dataclass
@@ -238,19 +179,8 @@ def features(
     """
     blocks = seg.blocks
     n = len(blocks)
-    title_words = set((ctx.title or "").lower().translate(_SPACE_PUNCT).split())
-    title_norm = " ".join((ctx.title or "").lower().split())
-    title_ascii = {w.encode("ascii") for w in title_words if w.isascii()}
-    stop = STOPWORDS
     wanted = range(n) if rows is None else rows.tolist()
-
-    # Punctuation, digit and capital shares of every wanted block's sample at once:
-    # one array of code points classed by a lookup table, summed per block.
-    samples = [blocks[i].text[:STATS_SAMPLE_CHARS] for i in wanted]
-    sizes = np.fromiter(map(len, samples), np.int64, len(samples))
     stats = np.zeros((n, 12), dtype=np.float64)
-    if len(samples):
-        stats[wanted, 3:6] = _class_counts(samples, sizes) / np.maximum(sizes, 1)[:, None]
 
     # Lengths, links, kinds, depths, ancestors, repeated shapes and texts of every
     # block (python lists, turned into arrays once). One comprehension per list, and
@@ -277,53 +207,14 @@ def features(
         stats[:, 0] = lengths
         stats[:, 2] = np.asarray(links, dtype=np.float64) / stats[:, 0]
 
-    # Word statistics of the wanted blocks: the dearest Python loop. They depend on the
-    # text alone (and the page's title), and 16% of the blocks of a page repeat an
-    # earlier block's text ("Share", "Read more", a price): each distinct text is
-    # read once.
-    word_stats = []
-    known: dict[str, tuple[float, ...]] = {}
-    for i, sample in zip(wanted, samples, strict=True):
-        text = blocks[i].text
-        row = known.get(text)
-        if row is None:
-            length = len(text)
-            # The words of the sample, lowered, split at spaces and punctuation (as
-            # ``sample.lower().translate(_SPACE_PUNCT).split()``, see _ASCII_WORD_TABLE).
-            # ASCII samples, 85% of the blocks, are split as bytes and their words
-            # tested against the ASCII stopwords and title words, as bytes too: a
-            # non-ASCII word never equals an ASCII one.
-            words: list[str] | list[bytes]
-            if sample.isascii():
-                words = sample.encode("ascii").translate(_ASCII_WORD_TABLE).split()
-                # The characters of the words (an ASCII byte is one): one join in C
-                # instead of a len per word.
-                letters = len(b"".join(words))
-                cjk = 0
-                stop_set, title_set = _STOPWORDS_ASCII, title_ascii
-            else:
-                words = _PUNCT_CHAR.sub(" ", sample.lower()).split()
-                letters = len("".join(words))
-                # Chinese and Japanese write no spaces: each Han or kana character
-                # counts as a word, or a Japanese paragraph would read as one very
-                # long word (a menu label).
-                cjk = len(_CJK.findall(sample))
-                stop_set, title_set = stop, title_words
-            nwords = (len(words) + cjk) or 1
-            row = known[text] = (
-                (len(words) + cjk) * length / len(sample),
-                text.rstrip()[-1:] in _SENTENCE_ENDS,
-                max(0, letters - cjk) / nwords,
-                text.count("\n"),
-                sum(map(stop_set.__contains__, words)) / nwords,
-                len(title_set.intersection(words)) / len(title_words) if title_words else 0.0,
-                length == len(title_norm) and text.lower() == title_norm,
-            )  # fmt: skip
-        word_stats.append(row)
-    if word_stats:
-        table = np.array(word_stats, dtype=np.float64)
+    # The statistics of the wanted blocks' texts (_blocktext.TEXT_STATS: words,
+    # character shares, stopwords, title words...), compiled. The Python loop over the
+    # blocks and the numpy character classes made features() take 1.26 ms a page (mean
+    # of 699 pages of both sets), the compiled pass 0.92 ms.
+    if len(wanted):
+        table = _blocktext.text_stats([text_list[i] for i in wanted], ctx.title or "")
         stats[wanted, 1] = table[:, 0]
-        stats[wanted, 6:] = table[:, 1:]
+        stats[wanted, 3:] = table[:, 1:]
     chars = stats[:, 0]
     total_chars = chars.sum() or 1.0
     kinds = np.array(kind_list, dtype=np.int64)
@@ -457,7 +348,17 @@ def features(
 
     first, tested = groups.take(2 * vocab.size)
     if len(tested):
-        out[first : first + len(tested)] = _mask_columns(blocks, vocab.size, wanted, tested)
+        # The tested bits of the blocks' ancestor bit sets, compiled: each bit's row
+        # is written straight from the bytes of the sets. The distinct (near, far)
+        # pairs unpacked by numpy, gathered and converted to float32 took 0.085 ms a
+        # page, this 0.060 ms (mean of 699 pages of both sets, the calls alone).
+        _blocktext.mask_bits(
+            blocks,
+            None if rows is None else rows.astype(np.intp, copy=False),
+            vocab.size,
+            tested.astype(np.intp, copy=False),
+            out[first : first + len(tested)],
+        )
 
     size = len(vocab.text_words)
     says_first, says_tested = groups.take(size)
@@ -467,8 +368,15 @@ def features(
         index = (
             vocab.text_index if full else _tested_words(vocab, columns.astype(np.int64).tobytes())
         )
-        said_rows, said_words, stretches = _text_word_hits(
-            blocks, index, None if rows is None else set(wanted)
+        # The words short blocks and headings say, compiled (see _blocktext): with the
+        # Python loop (a lowered copy and a regex findall per short block) features()
+        # took 0.92 ms a page, with the compiled one 0.80 ms (mean of 699 pages).
+        marked = None
+        if rows is not None:
+            marked = np.zeros(n, dtype=np.uint8)
+            marked[rows] = 1
+        said_rows, said_words, stretches = _blocktext.word_hits(
+            text_list, _IS_HEADING_BYTE[kinds], index, marked
         )
         # Output row of each tested word column, output column of each wanted block.
         says_at = dict(zip(says_tested.tolist(), range(says_first, under_first), strict=True))
@@ -519,6 +427,7 @@ def _write(
 
 _IS_HEADING = np.zeros(len(KINDS) + 1)
 _IS_HEADING[[_KIND_INDEX[h] for h in _HEADINGS]] = 1.0
+_IS_HEADING_BYTE = _IS_HEADING.astype(np.uint8)
 
 
 def _window(a: np.ndarray, radius: int) -> np.ndarray:
@@ -542,7 +451,9 @@ def _runs(a: np.ndarray) -> np.ndarray:
     return np.repeat(lengths / n, lengths)
 
 
-SAYS_MAX_WORDS = 6
+# The most words of a block that says them (tools/train_blockmodel.py builds the
+# vocabulary of such words with it).
+SAYS_MAX_WORDS = _blocktext.SAYS_MAX_WORDS
 
 
 @lru_cache(maxsize=8)
@@ -579,76 +490,18 @@ def text_word_columns(
         return says, under
     if index is None:
         index = vocab.text_index
-    said_rows, said_words, stretches = _text_word_hits(blocks, index, rows)
+    wanted = None
+    if rows is not None:
+        wanted = bytearray(n)
+        for i in rows:
+            wanted[i] = 1
+    said_rows, said_words, stretches = _blocktext.word_hits(
+        [b.text for b in blocks], bytes(b.kind in _HEADINGS for b in blocks), index, wanted
+    )
     says[said_rows, said_words] = 1.0
     for start, end, hits in stretches:
         under[start:end, hits] = 1.0
     return says, under
-
-
-def _text_word_hits(
-    blocks: list[Block], index: dict[str, int], rows: set[int] | None
-) -> tuple[list[int], list[int], list[tuple[int, int, list[int]]]]:
-    """The words of ``index`` that short blocks say, as (block, column) pairs, and the
-    stretches under the headings that say any: (first block, end, the heading's word
-    columns)."""
-    headings = _HEADINGS
-    # (first block, heading words) per stretch under one heading: the stretch runs to
-    # the next one's first block.
-    stretches: list[tuple[int, list[int]]] = []
-    said_rows: list[int] = []
-    said_words: list[int] = []
-    for i, b in enumerate(blocks):
-        text = b.text
-        if len(text) >= 80:
-            if b.kind in headings:
-                stretches.append((i + 1, []))
-            continue
-        if rows is not None and i not in rows and b.kind not in headings:
-            continue
-        words = _WORD.findall(text.lower())
-        heading = b.kind in headings
-        if len(words) > SAYS_MAX_WORDS and not heading:
-            continue  # says nothing, and no stretch starts here
-        hits = [index[w] for w in words if w in index]
-        if hits and len(words) <= SAYS_MAX_WORDS:
-            said_rows += [i] * len(hits)
-            said_words += hits
-        if heading:
-            stretches.append((i + 1, hits))
-    ends = [start for start, _ in stretches[1:]] + [len(blocks)] if stretches else []
-    return (
-        said_rows,
-        said_words,
-        [(start, end, hits) for (start, hits), end in zip(stretches, ends, strict=True) if hits],
-    )
-
-
-def _mask_columns(
-    blocks: list[Block], size: int, wanted: list[int] | range, tested: np.ndarray
-) -> np.ndarray:
-    """The ``tested`` columns of the near and far ancestor bit sets (near bits 0 to
-    size - 1, then far; little-endian bit order) of the ``wanted`` blocks, as 0/1 rows:
-    shape (len(tested), len(wanted))."""
-    nbytes = (size + 7) // 8
-    # A page repeats the same (near, far) pair many times: on the WCXB dev pages one
-    # block in five has a pair no earlier block had. Each distinct pair is unpacked
-    # once and its row gathered for every block that has it (0.094 -> 0.086 ms at the
-    # median page).
-    distinct: dict[tuple[int, int], int] = {}
-    row_of = [
-        distinct.setdefault((blocks[i].near_mask, blocks[i].far_mask), len(distinct))
-        for i in wanted
-    ]
-    raw = b"".join(
-        near.to_bytes(nbytes, "little") + far.to_bytes(nbytes, "little") for near, far in distinct
-    )
-    bits = np.unpackbits(
-        np.frombuffer(raw, dtype=np.uint8).reshape(len(distinct), 2, nbytes),
-        axis=2,
-        bitorder="little",
-    )[:, :, :size]
-    return bits.reshape(len(distinct), 2 * size)[:, tested].T[:, row_of]
 
 
 # --------------------------------------------------------------------------- model
@@ -947,7 +800,7 @@ def is_prose(block: Block) -> bool:
         size >= PROSE_CHARS
         and block.link_chars < PROSE_LINK_SHARE * size
         and block.kind not in _HEADINGS
-        and block.text.rstrip()[-1:] in _SENTENCE_ENDS
+        and ends_sentence(block.text)
     )
 
 
@@ -958,7 +811,7 @@ def is_linked_headline(block: Block) -> bool:
     return (
         size > 0
         and block.link_chars >= HEADLINE_LINK_SHARE * size
-        and block.text.rstrip()[-1:] not in _SENTENCE_ENDS
+        and not ends_sentence(block.text)
     )
 
 
@@ -991,7 +844,7 @@ def story_end(blocks: list[Block], keep: np.ndarray, probs: np.ndarray | None = 
         return keep
     while first > 0 and not is_prose(blocks[tail[first - 1]]):
         label = blocks[tail[first - 1]]
-        if len(label.text) >= PROSE_CHARS or label.text.rstrip()[-1:] in _SENTENCE_ENDS:
+        if len(label.text) >= PROSE_CHARS or ends_sentence(label.text):
             break
         first -= 1
     cut = keep.copy()
