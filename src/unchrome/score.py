@@ -15,13 +15,14 @@ once let the link share pass 1 and zeroed the real body.)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain
 
 import numpy as np
 
+from ._blocks import block_columns
 from .segment import FLAG_IN_LINK, Segmentation
 
 CANDIDATE_TAGS = frozenset({"article", "main", "section", "div"})
+_PARAGRAPH = {"p": 0}  # block_columns' kind ids: 0 for a <p>, -1 for the rest
 
 # Paragraph weight: text outside <p> still counts 30 %, so a body written with <br>
 # line breaks or plain divs keeps a chance against a container of short <p> blurbs.
@@ -65,15 +66,10 @@ def aggregate(seg: Segmentation) -> Aggregate:
     blocks = seg.blocks
     n = len(blocks)
     elements = len(seg.nodes)
-    chars = np.fromiter((len(b.text) for b in blocks), dtype=np.float64, count=n)
-    links = np.fromiter((b.link_chars for b in blocks), dtype=np.float64, count=n)
-    card = np.fromiter((b.flags & FLAG_IN_LINK for b in blocks), dtype=bool, count=n)
-    is_p = np.fromiter((b.kind == "p" for b in blocks), dtype=bool, count=n)
+    chars, links, flags, kinds, lengths, element_of, _ = block_columns(blocks, _PARAGRAPH)
+    card = (flags & FLAG_IN_LINK) > 0
+    is_p = kinds == 0
     links = np.minimum(links, chars)
-    lengths = np.fromiter((len(b.path) for b in blocks), dtype=np.int64, count=n)
-    element_of = np.fromiter(
-        chain.from_iterable(b.path for b in blocks), dtype=np.int64, count=int(lengths.sum())
-    )
     block_of = np.repeat(np.arange(n), lengths)
 
     def total(weights: np.ndarray) -> np.ndarray:

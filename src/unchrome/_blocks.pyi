@@ -1,0 +1,7 @@
+import numpy as np
+
+from .segment import Block
+
+def block_columns(
+    blocks: list[Block], kind_ids: dict[str, int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
