@@ -18,30 +18,41 @@ PAGE = """<html><body class="page"><div id="top" class="">
 </div></body></html>"""
 
 
-def test_named_finds_the_elements_with_a_class_or_an_id_and_their_names() -> None:
-    body = LexborHTMLParser(PAGE).body
+def _census(html: str) -> tuple:
+    body = LexborHTMLParser(html).body
     assert body is not None
+    return body, _dom.prune_census(body, prune._NEVER_CONTENT_IDS)
+
+
+def _ids(nodes: list) -> list[int]:
+    return [node.mem_id for node in nodes]
+
+
+def test_census_finds_the_never_content_elements_in_document_order() -> None:
+    body, (_, never, *_) = _census(PAGE)
+    ids = prune._NEVER_CONTENT_IDS
+    assert _ids(never) == [node.mem_id for node in body.traverse() if node.tag_id in ids]
+    assert {n.tag for n in never} >= {"script", "style", "button", "nav", "svg", "title"}
+
+
+def test_census_names_the_elements_with_a_class_or_an_id_outside_never_content() -> None:
+    body, (*_, named) = _census(PAGE)
     # The selector list yields an element once per selector it matches (the <p> with a
-    # class and an id twice, and prune used to judge it twice); the walk, once.
+    # class and an id twice, and prune used to judge it twice); the census, once. What
+    # lies inside a never-content element goes with it, unjudged.
+    never = [n for n in body.traverse() if n.tag_id in prune._NEVER_CONTENT_IDS]
+    inside = {d.mem_id for n in never for d in n.traverse()}
     expected = list(
         dict.fromkeys(
             (node.mem_id, f"{node.attrs.get('class') or ''} {node.id or ''}")
             for node in body.css("[class], [id]")
+            if node.mem_id not in inside
         )
     )
-    got = [(node.mem_id, names) for node, names in _dom.named(body)]
+    got = [(node.mem_id, names) for node, names in named]
     assert got == expected
-    assert ("lead intro p1" in [names for _, names in got]) and len(got) >= 9
-
-
-def test_tagged_finds_the_never_content_elements_in_document_order() -> None:
-    body = LexborHTMLParser(PAGE).body
-    assert body is not None
-    ids = prune._NEVER_CONTENT_IDS
-    expected = [node.mem_id for node in body.traverse() if node.tag_id in ids]
-    got = [node.mem_id for node in _dom.tagged(body, ids)]
-    assert got == expected
-    assert {n.tag for n in _dom.tagged(body, ids)} >= {"script", "style", "button"}
+    assert "lead intro p1" in [names for _, names in got]
+    assert "menu main " not in [names for _, names in got]  # the <nav>'s
 
 
 def test_whitespace_before_a_blocks_first_text_is_left_out_however_it_is_spelled() -> None:
@@ -137,20 +148,40 @@ def test_attribute_names_past_lexbors_short_hash_size_are_read() -> None:
 HIDDEN_PAGE = """<html><body><div aria-hidden="TRUE">a</div><div aria-hidden="true">b</div>
 <div aria-hidden="true " role="note">c</div><p style="DISPLAY:NONE">d</p><p hidden="">e</p>
 <p role>f</p><p style="visibility: Hidden" hidden aria-hidden="true">g</p><p style="x">h</p>
-</body></html>"""
+<form class="f"><p hidden>i</p></form><nav><p hidden role="x">j</p><form>k</form></nav>
+<button aria-controls="panel" aria-expanded="false">l</button><div id="panel">m</div>
+<a aria-controls="other">n</a></body></html>"""
 
 
-def test_hidden_elements_are_what_the_selector_list_finds_each_once() -> None:
-    body = LexborHTMLParser(HIDDEN_PAGE).body
-    assert body is not None
-    selector = '[hidden], [aria-hidden="true"], [style*="none" i], [style*="hidden" i]'
-    assert [n.mem_id for n in _dom.hidden(body)] == _once(body.css(selector))
+def test_census_finds_hidden_forms_roles_and_disclosures_as_the_selectors_do() -> None:
+    body, (disclosures, _, forms, hidden, roles, _) = _census(HIDDEN_PAGE)
+    nav = body.css_first("nav")
+    assert nav is not None
+    inside_nav = {n.mem_id for n in nav.traverse()}
+
+    def outside(selector: str) -> list[int]:
+        return [i for i in _once(body.css(selector)) if i not in inside_nav]
+
+    hidden_selector = '[hidden], [aria-hidden="true"], [style*="none" i], [style*="hidden" i]'
+    assert _ids(hidden) == outside(hidden_selector)
     # aria-hidden's value is matched exactly; the styles' case is ignored.
-    assert [n.text() for n in _dom.hidden(body)] == ["b", "d", "e", "g"]
+    assert [n.text() for n in hidden] == ["b", "d", "e", "g", "i"]
+    assert _ids(roles) == outside("[role]") and [n.text() for n in roles] == ["c", "f"]
+    assert _ids(forms) == outside("form") and len(forms) == 1
+    # Disclosures are read inside never-content elements too: they are buttons.
+    assert _ids(disclosures) == _once(body.css("[aria-controls][aria-expanded]"))
+    assert [n.text() for n in disclosures] == ["l"]
 
 
-def test_elements_with_a_role_are_what_the_selector_finds() -> None:
-    body = LexborHTMLParser(HIDDEN_PAGE).body
-    assert body is not None
-    assert [n.mem_id for n in _dom.with_role(body)] == _once(body.css("[role]"))
-    assert [n.text() for n in _dom.with_role(body)] == ["c", "f"]
+def test_attached_leaves_out_what_a_removal_took_from_the_tree() -> None:
+    _, (_, _, forms, hidden, roles, named) = _census(HIDDEN_PAGE)
+    form = forms[0]
+    inner = [n for n in hidden if n.text() == "i"]
+    assert "f " in [names for _, names in _dom.attached(named)]
+    form.decompose()
+    # selectolax 1.0.2 unlinks every node of a removed subtree (nothing is freed until
+    # the document is): its nodes have no parent, and the census lists still read them.
+    assert _dom.attached(forms) == [] and _dom.attached(inner) == []
+    assert [n.text() for n in _dom.attached(hidden)] == ["b", "d", "e", "g"]
+    assert _dom.attached([(roles[0], "x")]) == [(roles[0], "x")]
+    assert "f " not in [names for _, names in _dom.attached(named)]

@@ -1,6 +1,6 @@
 # cython: language_level=3
-"""The walks over the DOM, compiled: segment.segment's, and prune's search for the
-never-content tags and the elements with a class or an id. They read lexbor's node
+"""The walks over the DOM, compiled: segment.segment's, prune's census of what it
+judges, and metadata's search for its elements. They read lexbor's node
 structs directly instead of through selectolax's Python attributes.
 
 Through the Python API every node visited costs several attribute reads, each a new
@@ -464,41 +464,6 @@ def segment(
     return seg
 
 
-def tagged(LexborNode root, ids):
-    """The elements under ``root`` (itself included) whose lexbor tag id is in ``ids``
-    (ids below 1024), in document order."""
-    cdef bytearray table = bytearray(1024)
-    for tag_id in ids:
-        table[tag_id] = 1
-    cdef unsigned char *wanted = table
-    cdef list found = []
-    parser = root.parser
-    cdef uc_node_t *start = root.node
-    cdef uc_node_t *node = start
-    while node != NULL:
-        if node.type == ELEMENT_NODE and node.local_name < 1024 and wanted[node.local_name]:
-            found.append(_wrap(node, parser))
-        node = _next_in_order(node, start)
-    return found
-
-
-def named(LexborNode root):
-    """(element, "class id") for every element under ``root`` (itself included) with a
-    class or an id attribute, in document order: what body.css("[class], [id]") finds,
-    with the names prune reads off each (an absent or empty value reads as "")."""
-    cdef list found = []
-    parser = root.parser
-    cdef uc_node_t *start = root.node
-    cdef uc_node_t *node = start
-    while node != NULL:
-        if node.type == ELEMENT_NODE:
-            names = _class_id(node)
-            if names is not None:
-                found.append((_wrap(node, parser), names))
-        node = _next_in_order(node, start)
-    return found
-
-
 cdef inline uc_node_t *_next_in_order(uc_node_t *node, uc_node_t *start) noexcept:
     """The node after ``node`` in document order, within ``start``'s subtree (NULL at
     its end)."""
@@ -522,11 +487,11 @@ cdef inline uc_node_t *_next_in_order(uc_node_t *node, uc_node_t *start) noexcep
 
 # lexbor's tag ids (static for the HTML tags) of the tags the walks name.
 cdef uintptr_t META_TAG, TITLE_TAG, H1_TAG, H2_TAG, LINK_TAG, SCRIPT_TAG, BASE_TAG
-cdef uintptr_t TIME_TAG, HEAD_TAG
+cdef uintptr_t TIME_TAG, HEAD_TAG, FORM_TAG
 _probe = LexborHTMLParser("")
-META_TAG, TITLE_TAG, H1_TAG, H2_TAG, LINK_TAG, SCRIPT_TAG, BASE_TAG, TIME_TAG, HEAD_TAG = [
+META_TAG, TITLE_TAG, H1_TAG, H2_TAG, LINK_TAG, SCRIPT_TAG, BASE_TAG, TIME_TAG, HEAD_TAG, FORM_TAG = [
     _probe.create_node(name).tag_id
-    for name in ("meta", "title", "h1", "h2", "link", "script", "base", "time", "head")
+    for name in ("meta", "title", "h1", "h2", "link", "script", "base", "time", "head", "form")
 ]
 
 # The attributes the walks read besides class and id (which an element points to
@@ -543,15 +508,17 @@ cdef enum:
     ARIA_HIDDEN_NAME = 6
     STYLE_NAME = 7
     ROLE_NAME = 8
-    NAME_COUNT = 9
+    ARIA_CONTROLS_NAME = 9
+    ARIA_EXPANDED_NAME = 10
+    NAME_COUNT = 11
 _NAMES = (
     b"rel", b"href", b"type", b"datetime", b"itemprop", b"hidden", b"aria-hidden", b"style",
-    b"role",
+    b"role", b"aria-controls", b"aria-expanded",
 )  # fmt: skip
-cdef const char *NAME_TEXT[9]
-cdef size_t NAME_LENGTH[9]
+cdef const char *NAME_TEXT[11]
+cdef size_t NAME_LENGTH[11]
 # The static id of each name, 0 for a name that has none (0 is lexbor's "undefined").
-cdef uintptr_t STATIC_ID[9]
+cdef uintptr_t STATIC_ID[11]
 # Static ids are indices into lexbor's table of ~40 names; a hash entry's address is
 # far above this.
 cdef uintptr_t STATIC_LIMIT = 1 << 16
@@ -774,44 +741,104 @@ def itemprop(LexborNode root, str word):
     return None
 
 
-def hidden(LexborNode root):
-    """The elements under ``root`` (itself included) that say they are hidden, in
-    document order, each once: those matching ``[hidden], [aria-hidden="true"],
-    [style*="none" i], [style*="hidden" i]`` (prune then judges each). The selector
-    list took four walks of the tree and returned an element once per selector it
-    matched; with this walk and with_role's, prune took 0.89 ms a page instead of 0.97
-    (best of three over 699 pages of both sets)."""
-    cdef list found = []
+cdef bint _hidden_match(uc_node_t *node) noexcept:
+    """[hidden], [aria-hidden="true"], [style*="none" i], [style*="hidden" i]"""
+    cdef uc_attr_t *aria = _attribute(node, ARIA_HIDDEN_NAME)
+    cdef uc_attr_t *style = _attribute(node, STYLE_NAME)
+    return (
+        _attribute(node, HIDDEN_NAME) != NULL
+        or (aria != NULL and aria.value != NULL and aria.value.length == 4
+            and memcmp(aria.value.data, b"true", 4) == 0)
+        or _contains(style, "none")
+        or _contains(style, "hidden")
+    )
+
+
+cdef inline bint _disclosure(uc_node_t *node) noexcept:
+    """[aria-controls][aria-expanded]"""
+    return (
+        _attribute(node, ARIA_CONTROLS_NAME) != NULL
+        and _attribute(node, ARIA_EXPANDED_NAME) != NULL
+    )
+
+
+cdef inline uc_node_t *_after(uc_node_t *node, uc_node_t *start) noexcept:
+    """The node after ``node``'s subtree in document order, within ``start``'s."""
+    while node != start:
+        if node.next != NULL:
+            return node.next
+        node = node.parent
+    return NULL
+
+
+def prune_census(LexborNode root, ids):
+    """Everything prune reads off the tree under ``root`` (itself included), in one
+    walk, each list in document order:
+
+    - disclosures: ``[aria-controls][aria-expanded]`` (the buttons that open panels);
+    - never: the elements whose lexbor tag id is in ``ids`` (below 1024);
+    - forms, hidden, roles: the <form> elements; those matching ``[hidden],
+      [aria-hidden="true"], [style*="none" i], [style*="hidden" i]``; those with a
+      role attribute;
+    - named: (element, "class id") of the elements with a class or an id, the names
+      as prune reads them (an absent or empty value reads as "").
+
+    The last four leave out what lies inside a ``never`` element: prune removes those
+    first. Prune removes elements between its passes; a removed element and all it
+    held are detached (``attached`` leaves them out), not freed: selectolax 1.0.2's
+    decompose unlinks each node and lexbor frees the nodes with the document.
+    prune took six walks of the tree (one a selector list of four), 0.89 ms a page;
+    with this one, 0.82 ms (best of three, 699 pages of both sets; the same trees
+    after it on all 2,025 pages of the three sets).
+    """
+    cdef bytearray table = bytearray(1024)
+    for tag_id in ids:
+        table[tag_id] = 1
+    cdef unsigned char *wanted = table
+    cdef list disclosures = [], never = [], forms = [], hidden = [], roles = [], named = []
     parser = root.parser
     cdef uc_node_t *start = root.node
     cdef uc_node_t *node = start
-    cdef uc_attr_t *style
-    cdef uc_attr_t *aria
+    cdef uc_node_t *inner
     while node != NULL:
-        if node.type == ELEMENT_NODE:
-            aria = _attribute(node, ARIA_HIDDEN_NAME)
-            style = _attribute(node, STYLE_NAME)
-            if (
-                _attribute(node, HIDDEN_NAME) != NULL
-                or (aria != NULL and aria.value != NULL and aria.value.length == 4
-                    and memcmp(aria.value.data, b"true", 4) == 0)
-                or _contains(style, "none")
-                or _contains(style, "hidden")
-            ):
-                found.append(_wrap(node, parser))
+        if node.type != ELEMENT_NODE:
+            node = _next_in_order(node, start)
+            continue
+        if _disclosure(node):
+            disclosures.append(_wrap(node, parser))
+        if node.local_name < 1024 and wanted[node.local_name]:
+            never.append(_wrap(node, parser))
+            # Inside it, only what prune reads before removing it.
+            inner = _next_in_order(node, node) if node.first_child != NULL else NULL
+            while inner != NULL:
+                if inner.type == ELEMENT_NODE:
+                    if _disclosure(inner):
+                        disclosures.append(_wrap(inner, parser))
+                    if inner.local_name < 1024 and wanted[inner.local_name]:
+                        never.append(_wrap(inner, parser))
+                inner = _next_in_order(inner, node)
+            node = _after(node, start)
+            continue
+        if node.local_name == FORM_TAG:
+            forms.append(_wrap(node, parser))
+        if _hidden_match(node):
+            hidden.append(_wrap(node, parser))
+        if _attribute(node, ROLE_NAME) != NULL:
+            roles.append(_wrap(node, parser))
+        names = _class_id(node)
+        if names is not None:
+            named.append((_wrap(node, parser), names))
         node = _next_in_order(node, start)
-    return found
+    return disclosures, never, forms, hidden, roles, named
 
 
-def with_role(LexborNode root):
-    """The elements under ``root`` (itself included) with a role attribute, in
-    document order: what root.css("[role]") finds."""
-    cdef list found = []
-    parser = root.parser
-    cdef uc_node_t *start = root.node
-    cdef uc_node_t *node = start
-    while node != NULL:
-        if node.type == ELEMENT_NODE and _attribute(node, ROLE_NAME) != NULL:
-            found.append(_wrap(node, parser))
-        node = _next_in_order(node, start)
-    return found
+def attached(list items):
+    """The items whose element is still in the tree: a node, or a tuple starting with
+    one, whose parent was not unlinked by a removal (see prune_census)."""
+    cdef list kept = []
+    cdef LexborNode node
+    for item in items:
+        node = <LexborNode> (item[0] if type(item) is tuple else item)
+        if node.node.parent != NULL:
+            kept.append(item)
+    return kept

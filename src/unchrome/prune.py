@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ._dom import hidden, named, tagged, with_role
+from ._dom import attached, prune_census
 from .parse import LexborHTMLParser, LexborNode
 
 # Elements that never carry readable main content. Among them a ruby annotation's
@@ -37,7 +37,7 @@ NEVER_CONTENT = frozenset(
 # than body.css("*"), which builds a list of every element first (on a hostile page of
 # a million <br>, 1.5 s and 81 MB against 0.8 s and none). Same elements in the same
 # order on the dev pages: a type selector matches by tag id, inside <svg> too. The walk
-# is compiled now (_dom.tagged): it makes a node object for the matches alone.
+# is compiled now (_dom.prune_census): it makes a node object for the matches alone.
 _NEVER_CONTENT_IDS = frozenset(
     LexborHTMLParser("").create_node(tag).tag_id for tag in NEVER_CONTENT
 )
@@ -379,7 +379,7 @@ def _named_noise(
 ) -> list[LexborNode]:
     """The elements whose class or id words mark them as widgets (the comment
     sections among them also go to ``comments``), from (element, "class id") pairs
-    (_dom.named: the compiled walk reads both attributes off lexbor's element).
+    (_dom.prune_census: the compiled walk reads both attributes off lexbor's element).
 
     This loop sees most elements of a page (1,200 at the median), so the common case,
     a cached NOT_NOISE verdict, is decided inline with one dict lookup; a helper call
@@ -455,32 +455,30 @@ def prune_page(
 ) -> Pruned:
     """Remove never-content elements from the whole document; say how many.
 
-    Each pass queries the tree afresh after the previous one decomposed its matches:
-    a node list taken before a decompose may point into freed subtrees.
+    One walk finds the elements each pass judges (_dom.prune_census); each pass then
+    judges those still in the tree after the passes before it removed theirs.
     """
     body = tree.body
     if body is None:
         return Pruned(0, frozenset())
+    disclosures, never, forms, hidden, roles, named = prune_census(body, _NEVER_CONTENT_IDS)
     removed = 0
     # Read before the buttons go with the never-content elements.
     controlled = frozenset(
-        ident
-        for n in body.css("[aria-controls][aria-expanded]")
-        for ident in (n.attrs.get("aria-controls") or "").split()
+        ident for n in disclosures for ident in (n.attrs.get("aria-controls") or "").split()
     )
     if exclude_selector:
         removed += _decompose_all(tree.css(exclude_selector))
-    never = _NEVER_CONTENT_IDS
-    removed += _decompose_all(tagged(body, never))
-    removed += _decompose_all([f for f in body.css("form") if _text_length(f) < FORM_MAX_TEXT])
+    removed += _decompose_all(attached(never))
+    removed += _decompose_all([f for f in attached(forms) if _text_length(f) < FORM_MAX_TEXT])
     widget_max_chars = WIDGET_MAX_PAGE_SHARE * _text_length(body)
     removed += _decompose_all(
-        [n for n in hidden(body) if _is_hidden(n, widget_max_chars, controlled)]
+        [n for n in attached(hidden) if _is_hidden(n, widget_max_chars, controlled)]
     )
-    removed += _decompose_all([n for n in with_role(body) if _is_nav_landmark(n)])
+    removed += _decompose_all([n for n in attached(roles) if _is_nav_landmark(n)])
     comments: list[LexborNode] = []
     removed += _decompose_all(
-        _named_noise(named(body), include_comments, widget_max_chars, comments)
+        _named_noise(attached(named), include_comments, widget_max_chars, comments)
     )
     comment_ids = frozenset(node.mem_id for node in comments)
     if should_remove is not None:
