@@ -670,3 +670,17 @@ def test_passed_on_bytes_are_always_the_texts_utf8(data: bytes) -> None:
     decoded = decode(data)
     if decoded.utf8 is not None:
         assert decoded.utf8 == decoded.text.encode("utf-8")
+
+
+def test_the_text_of_utf8_input_is_made_when_first_read() -> None:
+    data = ("<p>Grüße, 世界</p>" * 100).encode()
+    decoded = decode(data)
+    assert decoded._text is None  # nothing decoded yet
+    assert decoded.head(5) == "<p>Gr"
+    assert decoded._text is None
+    assert decoded.text == data.decode("utf-8") and decoded._text is not None
+    assert decoded == Decoded(data.decode("utf-8"), "utf-8")
+    # A head cut inside a character drops it rather than failing.
+    assert decode("€€€€".encode()).head(3) == "€€€"
+    with pytest.raises(ValueError):
+        Decoded(None, "utf-8")

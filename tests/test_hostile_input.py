@@ -198,6 +198,37 @@ def test_the_attribute_scanner_stops_where_the_regex_walk_stops(parts: list[str]
     text = "".join(parts)
     stops = _walk_pattern(cap).match(text).end() != len(text)
     assert over_attribute_cap(text, cap) == stops
+    # The same scan of the UTF-8 bytes (the pipeline's input where it is UTF-8),
+    # where ſ, ı, İ and K take two or three bytes.
+    assert over_attribute_cap(text.encode(), cap) == stops
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [b"a", b"<", b"\x80", b"\xbf", b"\xc0", b"\xc2", b"\xdf", b"\xe0", b"\xa0",
+             b"\xed", b"\x9f", b"\xef", b"\xf0", b"\x90", b"\xf4", b"\x8f", b"\xf5",
+             b"\xff", "é".encode(), "€".encode(), "😀".encode(), "\ud7ff".encode(),
+             "\ue000".encode(), b"abcdefgh"]
+        ),
+        max_size=16,
+    )
+    | st.binary(max_size=40)
+)  # fmt: skip
+def test_utf8_check_and_tag_count_agree_with_python(parts: list[bytes] | bytes) -> None:
+    # decode() takes bytes that pass valid_utf8 as their own text's UTF-8 and parses
+    # them without decoding: valid_utf8 must accept exactly what bytes.decode does.
+    from unchrome._markup import tag_opens, valid_utf8
+
+    data = b"".join(parts) if isinstance(parts, list) else parts
+    try:
+        data.decode("utf-8")
+        valid = True
+    except UnicodeDecodeError:
+        valid = False
+    assert valid_utf8(data) == valid
+    assert tag_opens(data) == data.count(b"<")
 
 
 def test_deep_nesting_of_mixed_inline_tags():

@@ -989,15 +989,19 @@ def test_never_content_tag_ids_match_parsed_elements(tag):
 
 
 def test_parsing_the_utf8_bytes_builds_the_tree_the_text_builds() -> None:
-    from unchrome.parse import parse
+    from unchrome.parse import guard_markup, parse
 
     page = "<html><head><title>Grüße</title></head><body><p>世界 <b>😀</b> ok</p></body></html>"
-    assert parse(page, page.encode()).html == parse(page).html
-    # A text the guard changes is parsed as guarded, whatever bytes come with it.
+    assert guard_markup(page.encode()) == page.encode()
+    assert parse(page.encode()).html == parse(page).html
+    # Markup the guard changes comes back as a str, capped as the text would be.
     crowded = "<p " + " ".join(f"a{i}=1" for i in range(300)) + ">x</p>"
-    assert parse(crowded, crowded.encode()).html == parse(crowded).html
-    body = parse(crowded, crowded.encode()).body
+    assert guard_markup(crowded.encode()) == guard_markup(crowded) != crowded
+    assert parse(crowded.encode()).html == parse(crowded).html
+    body = parse(crowded.encode()).body
     assert body is not None and len(body.css_first("p").attributes) == 256
+    deep = "<div>" * 20_000 + "x"
+    assert guard_markup(deep.encode()) == guard_markup(deep) != deep
 
 
 def test_block_columns_are_the_fields_of_every_block() -> None:

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from html import escape
@@ -196,10 +197,10 @@ class Extractor:
             result.processing_time = time.perf_counter() - started
             return result
 
-        markup, encoding, utf8 = _decode(data, content_type, cfg.encoding)  # 3
+        markup, encoding = _decode(data, content_type, cfg.encoding)  # 3
         deadline.check("decode")
 
-        tree = parse(markup, utf8)  # 4
+        tree = parse(markup)  # 4
         meta = metadata.extract_metadata(tree, url)
         kind = classify.detect_kind(meta.og_type, tree, meta.ld_type_names)
         base_url = _base_url(tree, url)
@@ -504,20 +505,24 @@ def _base_url(tree: LexborHTMLParser, url: str | None) -> str | None:
 
 def _decode(
     data: bytes | str, content_type: str | None, override: str | None
-) -> tuple[str, str | None, bytes | None]:
-    """The markup, the encoding it was read from, and its UTF-8 bytes where they are
-    the input's own (see Decoded.utf8)."""
-    utf8 = None
-    if isinstance(data, bytes):
-        decoded = decode(data, content_type=content_type, override=override)
-        markup, encoding, utf8 = decoded.text, decoded.encoding, decoded.utf8
-    else:
-        markup, encoding = data.replace("\x00", ""), None
-    if markup[:256].lstrip()[:1] in ("{", "[") and _is_json(markup):
-        # An API response (WordPress's {"content": {"rendered": "<p>..."}}) is
-        # data, not a page, even when its strings hold HTML.
+) -> tuple[str | bytes, str | None]:
+    """The markup, as a str or as the UTF-8 bytes of one (the input's own, see
+    Decoded.utf8: parse reads them as they are), and the encoding it was read from."""
+    if isinstance(data, str):
+        markup = data.replace("\x00", "")
+        _refuse_json(markup[:256], lambda: markup)
+        return markup, None
+    decoded = decode(data, content_type=content_type, override=override)
+    _refuse_json(decoded.head(256), lambda: decoded.text)
+    return decoded.utf8 if decoded.utf8 is not None else decoded.text, decoded.encoding
+
+
+def _refuse_json(head: str, text: Callable[[], str]) -> None:
+    """An API response (WordPress's {"content": {"rendered": "<p>..."}}) is data, not
+    a page, even when its strings hold HTML. The whole text is read only when its
+    head opens like JSON."""
+    if head.lstrip()[:1] in ("{", "[") and _is_json(text()):
         raise UnsupportedContent("the input is JSON, not HTML")
-    return markup, encoding, utf8
 
 
 _DISCUSSION_TYPES = frozenset({"DiscussionForumPosting", "QAPage", "Question", "Conversation"})
