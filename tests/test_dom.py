@@ -185,3 +185,59 @@ def test_attached_leaves_out_what_a_removal_took_from_the_tree() -> None:
     assert [n.text() for n in _dom.attached(hidden)] == ["b", "d", "e", "g"]
     assert _dom.attached([(roles[0], "x")]) == [(roles[0], "x")]
     assert "f " not in [names for _, names in _dom.attached(named)]
+
+
+DATELINE_PAGE = (
+    """<html><head><title>T</title></head><body><div><span>By Ann</span>
+<time>May 2, 2024</time><script>var x = "June 1, 2020";</script></div>
+<h1 id="h">The <b>headline</b></h1><p>Published <!-- c --> March 3, 2021</p>
+<svg><text>April 4, 2019</text></svg><p>"""
+    + "long prose " * 20
+    + """</p><p>end</p>
+</body></html>"""
+)
+
+
+def _reference_after(node, limit: int, steps: int, skip: frozenset[str], line: int) -> list[str]:
+    # The walk as metadata wrote it against selectolax's Python API.
+    parts: list[str] = []
+    size, cur, descend = 0, node, False
+    for _ in range(steps):
+        nxt = cur.child if descend else None
+        if nxt is None:
+            while cur is not None and cur.next is None:
+                cur = cur.parent
+            if cur is None:
+                break
+            nxt = cur.next
+        cur = nxt
+        if cur.tag == "-text":
+            text = (cur.text_content or "").strip()
+            text = text if len(text) <= line else " " * min(len(text), limit)
+            if text:
+                parts.append(text)
+                size += len(text)
+                if size >= limit:
+                    break
+            descend = False
+        else:
+            descend = cur.tag not in skip
+    return parts
+
+
+def test_datelines_after_a_headline_are_its_following_text_nodes() -> None:
+    from unchrome import metadata
+
+    tree = LexborHTMLParser(DATELINE_PAGE)
+    skip, ids = metadata._NO_TEXT_TAGS, metadata._NO_TEXT_IDS
+    for node in tree.css("h1, p, span, time"):
+        for limit, steps in ((600, 200), (30, 200), (600, 3)):
+            expected = _reference_after(node, limit, steps, skip, 80)
+            assert _dom.texts_after(node, limit, steps, ids, 80) == expected
+    h1 = tree.css_first("h1")
+    assert h1 is not None
+    after = _dom.texts_after(h1, 600, 200, ids, 80)
+    # Not the headline's own words, not the <svg>'s; a long paragraph blanked.
+    assert after[:2] == ["Published", "March 3, 2021"] and after[2].isspace()
+    before = _dom.texts_before(h1, 60, 200, ids, 80)
+    assert before == ["By Ann", "May 2, 2024"]  # the script's text is left out

@@ -125,8 +125,10 @@ cdef extern from *:
     ctypedef struct uc_node_t:
         uintptr_t local_name
         uc_node_t *next
+        uc_node_t *prev
         uc_node_t *parent
         uc_node_t *first_child
+        uc_node_t *last_child
         int type
     ctypedef struct uc_attr_t:
         uc_node_t node
@@ -487,11 +489,16 @@ cdef inline uc_node_t *_next_in_order(uc_node_t *node, uc_node_t *start) noexcep
 
 # lexbor's tag ids (static for the HTML tags) of the tags the walks name.
 cdef uintptr_t META_TAG, TITLE_TAG, H1_TAG, H2_TAG, LINK_TAG, SCRIPT_TAG, BASE_TAG
-cdef uintptr_t TIME_TAG, HEAD_TAG, FORM_TAG
+cdef uintptr_t TIME_TAG, HEAD_TAG, FORM_TAG, BODY_TAG
 _probe = LexborHTMLParser("")
-META_TAG, TITLE_TAG, H1_TAG, H2_TAG, LINK_TAG, SCRIPT_TAG, BASE_TAG, TIME_TAG, HEAD_TAG, FORM_TAG = [
+(
+    META_TAG, TITLE_TAG, H1_TAG, H2_TAG, LINK_TAG, SCRIPT_TAG, BASE_TAG, TIME_TAG, HEAD_TAG,
+    FORM_TAG, BODY_TAG,
+) = [
     _probe.create_node(name).tag_id
-    for name in ("meta", "title", "h1", "h2", "link", "script", "base", "time", "head", "form")
+    for name in (
+        "meta", "title", "h1", "h2", "link", "script", "base", "time", "head", "form", "body",
+    )
 ]
 
 # The attributes the walks read besides class and id (which an element points to
@@ -842,3 +849,90 @@ def attached(list items):
         if node.node.parent != NULL:
             kept.append(item)
     return kept
+
+
+# ------------------------------------------------------------ metadata's datelines
+
+
+cdef inline bint _skipped(uc_node_t *node, const unsigned char *skip) noexcept:
+    return node.type == ELEMENT_NODE and node.local_name < 1024 and skip[node.local_name]
+
+
+cdef object _dateline(uc_node_t *node, Py_ssize_t limit, Py_ssize_t line_chars):
+    """A text node's text as the date scan reads it: stripped, and blank when longer
+    than ``line_chars`` (prose, a photo caption), counting then only for its length,
+    ``limit`` at most."""
+    text = _text(node).strip()
+    return text if len(text) <= line_chars else " " * min(len(text), limit)
+
+
+def texts_after(
+    LexborNode node, Py_ssize_t limit, Py_ssize_t steps, ids, Py_ssize_t line_chars
+):
+    """The text nodes that follow ``node`` in document order (not its own, nor those
+    inside elements whose tag id is in ``ids``), as datelines (see _dateline), up to
+    about ``limit`` characters or ``steps`` nodes visited. metadata walked this through
+    selectolax's attributes, a Python object a node: with the walk before the headline,
+    0.19 ms at the median news page."""
+    cdef bytearray table = bytearray(1024)
+    for tag_id in ids:
+        table[tag_id] = 1
+    cdef const unsigned char *skip = table
+    cdef list parts = []
+    cdef Py_ssize_t size = 0, step
+    cdef uc_node_t *cur = node.node
+    cdef uc_node_t *nxt
+    cdef bint descend = False
+    for step in range(steps):
+        nxt = cur.first_child if descend else NULL
+        if nxt == NULL:
+            while cur != NULL and cur.next == NULL:
+                cur = cur.parent
+            if cur == NULL:
+                break
+            nxt = cur.next
+        cur = nxt
+        if cur.type == TEXT_NODE:
+            text = _dateline(cur, limit, line_chars)
+            if text:
+                parts.append(text)
+                size += len(text)
+                if size >= limit:
+                    break
+            descend = False
+        else:
+            descend = not _skipped(cur, skip)
+    return parts
+
+
+def texts_before(
+    LexborNode node, Py_ssize_t limit, Py_ssize_t steps, ids, Py_ssize_t line_chars
+):
+    """The text nodes that precede ``node`` within the body, in document order (those
+    inside elements whose tag id is in ``ids`` left out), as datelines, up to about
+    ``limit`` characters or ``steps`` nodes visited."""
+    cdef bytearray table = bytearray(1024)
+    for tag_id in ids:
+        table[tag_id] = 1
+    cdef const unsigned char *skip = table
+    cdef list parts = []
+    cdef Py_ssize_t size = 0, step
+    cdef uc_node_t *cur = node.node
+    for step in range(steps):
+        if cur.prev == NULL:
+            cur = cur.parent
+            if cur == NULL or (cur.type == ELEMENT_NODE and cur.local_name == BODY_TAG):
+                break
+            continue
+        cur = cur.prev
+        while not _skipped(cur, skip) and cur.last_child != NULL:
+            cur = cur.last_child
+        if cur.type == TEXT_NODE:
+            text = _dateline(cur, limit, line_chars)
+            if text:
+                parts.append(text)
+                size += len(text)
+                if size >= limit:
+                    break
+    parts.reverse()
+    return parts

@@ -25,7 +25,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from ._dom import bylines, itemprop, metadata_elements
+from ._dom import bylines, itemprop, metadata_elements, texts_after, texts_before
 from .formats import ARTICLE_TYPES
 from .urls import host as url_host
 from .urls import path as url_path
@@ -824,74 +824,11 @@ def _meta_date(
 # not the "today is ..." of a site's header, as on a Chinese page of the news set).
 _AFTER_HEADLINE_CHARS = 600
 _BEFORE_HEADLINE_CHARS = 60
-# Nodes visited each way at most, whatever their text: bounds the walk (in Python, so
-# about 0.2 µs a node) on markup made of empty elements.
+# Nodes visited each way at most, whatever their text: bounds the walk on markup made
+# of empty elements.
 _HEADLINE_STEPS = 200
 _NO_TEXT_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "select", "head"})
-
-
-def _text_after(node: LexborNode, limit: int) -> list[str]:
-    """The visible text nodes that follow ``node`` (not its own), in document order,
-    about ``limit`` characters."""
-    parts: list[str] = []
-    size = 0
-    cur: LexborNode | None = node
-    descend = False  # the headline's own words are not its date
-    for _ in range(_HEADLINE_STEPS):
-        nxt = cur.child if descend else None
-        if nxt is None:
-            while cur is not None and cur.next is None:
-                cur = cur.parent
-            if cur is None:
-                break
-            nxt = cur.next
-        cur = nxt
-        tag = cur.tag
-        if tag == "-text":
-            text = _dateline_text(cur, limit)
-            if text:
-                parts.append(text)
-                size += len(text)
-                if size >= limit:
-                    break
-            descend = False
-        else:
-            descend = tag not in _NO_TEXT_TAGS
-    return parts
-
-
-def _text_before(node: LexborNode) -> list[str]:
-    """The visible text nodes that precede ``node``, in document order."""
-    parts: list[str] = []
-    size = 0
-    cur: LexborNode | None = node
-    for _ in range(_HEADLINE_STEPS):
-        prev = cur.prev
-        if prev is None:
-            cur = cur.parent
-            if cur is None or cur.tag == "body":
-                break
-            continue
-        cur = prev
-        while cur.tag not in _NO_TEXT_TAGS and cur.last_child is not None:
-            cur = cur.last_child
-        if cur.tag == "-text":
-            text = _dateline_text(cur, _BEFORE_HEADLINE_CHARS)
-            if text:
-                parts.append(text)
-                size += len(text)
-                if size >= _BEFORE_HEADLINE_CHARS:
-                    break
-    parts.reverse()
-    return parts
-
-
-def _dateline_text(node: LexborNode, limit: int) -> str:
-    """A text node's text as the date scan reads it: stripped, and blank when it is
-    longer than a dateline (prose, a photo caption's "..., Friday, March 31, 2023.
-    Authorities say..."), which then only counts for its length, ``limit`` at most."""
-    text = (node.text_content or "").strip()
-    return text if len(text) <= _DATELINE_CHARS else " " * min(len(text), limit)
+_NO_TEXT_IDS = frozenset(LexborHTMLParser("").create_node(tag).tag_id for tag in _NO_TEXT_TAGS)
 
 
 def _datelines(parts: list[str], lang: str | None) -> list[tuple[int, str, str]]:
@@ -914,8 +851,11 @@ def _headline_dates(
     characters after it."""
     if headline is None:
         return None, None
-    after = _datelines(_text_after(headline, after_chars), lang)
-    before = _text_before(headline)
+    # The text nodes around the headline, read by compiled walks (_dom.texts_after,
+    # texts_before): each text node's text as a dateline, a long one blanked.
+    steps, ids, line = _HEADLINE_STEPS, _NO_TEXT_IDS, _DATELINE_CHARS
+    after = _datelines(texts_after(headline, after_chars, steps, ids, line), lang)
+    before = texts_before(headline, _BEFORE_HEADLINE_CHARS, steps, ids, line)
     size = sum(len(part) + 1 for part in before)
     # Distance from the headline: after it, the offset; before it, the characters left.
     found = after + [(size - at, iso, kind) for at, iso, kind in _datelines(before, lang)]
