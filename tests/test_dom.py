@@ -241,3 +241,15 @@ def test_datelines_after_a_headline_are_its_following_text_nodes() -> None:
     assert after[:2] == ["Published", "March 3, 2021"] and after[2].isspace()
     before = _dom.texts_before(h1, 60, 200, ids, 80)
     assert before == ["By Ann", "May 2, 2024"]  # the script's text is left out
+
+
+def test_census_leaves_out_the_names_known_to_mark_no_widget() -> None:
+    body = LexborHTMLParser(PAGE).body
+    assert body is not None
+    ids = prune._NEVER_CONTENT_IDS
+    verdicts = {"lead intro p1": prune.NOT_NOISE, "a b": prune.NOISE}
+    named = [names for _, names in _dom.prune_census(body, ids, verdicts)[5]]
+    every = [names for _, names in _dom.prune_census(body, ids)[5]]
+    assert "lead intro p1" in every and "lead intro p1" not in named
+    assert "a b" in named  # a cached widget verdict is judged again by prune
+    assert [n for n in every if n != "lead intro p1"] == named

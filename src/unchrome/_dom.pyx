@@ -778,7 +778,7 @@ cdef inline uc_node_t *_after(uc_node_t *node, uc_node_t *start) noexcept:
     return NULL
 
 
-def prune_census(LexborNode root, ids):
+def prune_census(LexborNode root, ids, dict verdicts=None):
     """Everything prune reads off the tree under ``root`` (itself included), in one
     walk, each list in document order:
 
@@ -788,7 +788,9 @@ def prune_census(LexborNode root, ids):
       [aria-hidden="true"], [style*="none" i], [style*="hidden" i]``; those with a
       role attribute;
     - named: (element, "class id") of the elements with a class or an id, the names
-      as prune reads them (an absent or empty value reads as "").
+      as prune reads them (an absent or empty value reads as ""), but for those whose
+      names ``verdicts`` maps to 0 (prune's cache: names known to mark no widget, most
+      of a page's, which would cost a node object and a tuple each for nothing).
 
     The last four leave out what lies inside a ``never`` element: prune removes those
     first. Prune removes elements between its passes; a removed element and all it
@@ -833,7 +835,7 @@ def prune_census(LexborNode root, ids):
         if _attribute(node, ROLE_NAME) != NULL:
             roles.append(_wrap(node, parser))
         names = _class_id(node)
-        if names is not None:
+        if names is not None and (verdicts is None or verdicts.get(names) != 0):
             named.append((_wrap(node, parser), names))
         node = _next_in_order(node, start)
     return disclosures, never, forms, hidden, roles, named
