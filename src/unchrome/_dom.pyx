@@ -22,7 +22,7 @@ a layout that moved would be read as garbage.
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdint cimport uintptr_t
-from libc.string cimport memcmp
+from libc.string cimport memcmp, strlen
 
 import selectolax
 from selectolax.lexbor import LexborHTMLParser
@@ -589,25 +589,26 @@ cdef inline unsigned char _lower(unsigned char c) noexcept:
     return c + 32 if 65 <= c <= 90 else c
 
 
+cdef inline bint _same_lowered(const unsigned char *data, const char *lowered, size_t n) noexcept:
+    """Whether the ``n`` bytes at ``data`` spell ``lowered`` (lowercase ASCII), ASCII
+    case ignored."""
+    cdef size_t j
+    for j in range(n):
+        if _lower(data[j]) != <unsigned char> lowered[j]:
+            return False
+    return True
+
+
 cdef bint _contains(uc_attr_t *attr, const char *needle) noexcept:
     """Whether the attribute's value holds ``needle`` (lowercase ASCII), ASCII case
     ignored: CSS's [name*="needle" i]."""
-    cdef size_t n = 0
-    cdef size_t k, j, length
-    cdef const unsigned char *data
-    while needle[n] != 0:
-        n += 1
+    cdef size_t n = strlen(needle), k
     if attr == NULL or attr.value == NULL or attr.value.data == NULL:
         return False
-    data = attr.value.data
-    length = attr.value.length
-    if n == 0 or length < n:
+    if n == 0 or attr.value.length < n:
         return False
-    for k in range(length - n + 1):
-        j = 0
-        while j < n and _lower(data[k + j]) == <unsigned char> needle[j]:
-            j += 1
-        if j == n:
+    for k in range(attr.value.length - n + 1):
+        if _same_lowered(attr.value.data + k, needle, n):
             return True
     return False
 
@@ -619,11 +620,8 @@ cdef inline bint _css_space(unsigned char c) noexcept:
 cdef bint _has_word(uc_attr_t *attr, const char *word) noexcept:
     """Whether the attribute's value, split at whitespace, holds ``word`` (lowercase
     ASCII), ASCII case ignored: CSS's [name~="word" i]."""
-    cdef size_t n = 0
-    cdef size_t k = 0, start, j, length
+    cdef size_t n = strlen(word), k = 0, start, length
     cdef const unsigned char *data
-    while word[n] != 0:
-        n += 1
     if attr == NULL or attr.value == NULL or attr.value.data == NULL:
         return False
     data = attr.value.data
@@ -634,27 +632,18 @@ cdef bint _has_word(uc_attr_t *attr, const char *word) noexcept:
         start = k
         while k < length and not _css_space(data[k]):
             k += 1
-        if k - start == n:
-            j = 0
-            while j < n and _lower(data[start + j]) == <unsigned char> word[j]:
-                j += 1
-            if j == n:
-                return True
+        if k - start == n and _same_lowered(data + start, word, n):
+            return True
     return False
 
 
 cdef bint _equals(uc_attr_t *attr, const char *text) noexcept:
     """Whether the attribute's value is ``text`` (lowercase ASCII), ASCII case
     ignored: CSS's [name="text" i]."""
-    cdef size_t n = 0, k
-    while text[n] != 0:
-        n += 1
+    cdef size_t n = strlen(text)
     if attr == NULL or attr.value == NULL or attr.value.length != n:
         return False
-    for k in range(n):
-        if _lower(attr.value.data[k]) != <unsigned char> text[k]:
-            return False
-    return True
+    return _same_lowered(attr.value.data, text, n)
 
 
 cdef bint _inside(uc_node_t *node, uintptr_t tag) noexcept:
