@@ -254,6 +254,20 @@ def test_relative_links_and_images_become_absolute():
     assert result.links[0].text == "the hours"
 
 
+def test_links_resolve_against_the_first_base_href():
+    html = page(
+        f"<article>{story()}<p>The branch keeps <a href='hours'>its own hours</a> over the"
+        " holidays, and the reading room stays open until nine in the evening.</p></article>",
+        head="<title>Library stays open</title><base href=' /branch/ '><base href='/other/'>",
+    )
+    result = unchrome.extract(html, url=URL)
+    assert [m.url for m in result.links] == ["https://news.example/branch/hours"]
+    script = html.replace("<base href=' /branch/ '>", "<base href='javascript:void(0)'>")
+    assert [m.url for m in unchrome.extract(script, url=URL).links] == [
+        "https://news.example/section/hours"
+    ]
+
+
 def test_an_unparsable_base_href_is_ignored_not_raised():
     html = page(
         f"<article>{story()}<a href='/more'>more about the library</a></article>",

@@ -203,7 +203,7 @@ class Extractor:
         tree = parse(markup)  # 4
         meta = metadata.extract_metadata(tree, url)
         kind = classify.detect_kind(meta.og_type, tree, meta.ld_type_names)
-        base_url = _base_url(tree, url)
+        base_url = _base_url(meta.base_href, url)
         embedded = fallbacks.sources(tree)
         deadline.check("parse")
 
@@ -493,11 +493,9 @@ def read_confined(
         raise FileAccessError(f"cannot read {name!r}") from None
 
 
-def _base_url(tree: LexborHTMLParser, url: str | None) -> str | None:
-    """The page URL resolved against ``<base href>``; an unparsable base is ignored,
-    as browsers do."""
-    base = tree.css_first("base[href]")
-    href = (base.attrs.get("href") or "").strip() if base is not None else ""
+def _base_url(href: str | None, url: str | None) -> str | None:
+    """The page URL resolved against ``<base href>`` (``href``, as metadata read it);
+    an unparsable base is ignored, as browsers do."""
     if href and not href.lower().startswith(("javascript:", "data:")):
         return resolve(url, href)
     return url

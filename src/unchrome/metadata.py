@@ -52,6 +52,9 @@ class Metadata:
     # Every JSON-LD "@type" name, casefolded, read even from JSON that does not parse
     # (classify.detect_kind): sites ship broken JSON-LD, and only the names matter.
     ld_type_names: frozenset[str] = frozenset()
+    # The first <base href> as written (stripped), for the renderings' links: read in
+    # the same walk as the rest (a selector of its own walked the page again).
+    base_href: str | None = None
 
 
 # --------------------------------------------------------------------------- text helpers
@@ -149,12 +152,10 @@ def _read_links(nodes: Iterable[LexborNode]) -> dict[str, str]:
 class _Resolver:
     """Resolves relative URLs against ``<base href>`` (itself resolved against the page URL)."""
 
-    def __init__(self, node: LexborNode | None, url: str | None) -> None:
+    def __init__(self, href: str | None, url: str | None) -> None:
         base = url or ""
-        if node is not None:
-            href = (node.attributes.get("href") or "").strip()
-            if href:
-                base = resolve(base, href) or base
+        if href:
+            base = resolve(base, href) or base
         self.base = base
 
     def __call__(self, value: str | None) -> str | None:
@@ -1251,7 +1252,8 @@ def _extract(tree: LexborHTMLParser, url: str | None) -> Metadata:
     objects, ld_type_names = _read_json_ld(by_tag.get("script", ()))
     ld = _LD(objects)
     bases = by_tag.get("base")
-    resolve = _Resolver(bases[0] if bases else None, url)
+    base_href = (bases[0].attributes.get("href") or "").strip() if bases else None
+    resolve = _Resolver(base_href, url)
 
     # The JSON-LD publisher is the organisation's plain name; og:site_name is more often
     # decorated with a slogan ("Aktuálně.cz - Víte, co se právě děje").
@@ -1302,4 +1304,5 @@ def _extract(tree: LexborHTMLParser, url: str | None) -> Metadata:
         og_type=metas.get("og:type"),
         json_ld=objects,
         ld_type_names=ld_type_names,
+        base_href=base_href,
     )
