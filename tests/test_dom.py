@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 from unchrome import _dom, prune
@@ -253,3 +254,44 @@ def test_census_leaves_out_the_names_known_to_mark_no_widget() -> None:
     assert "lead intro p1" in every and "lead intro p1" not in named
     assert "a b" in named  # a cached widget verdict is judged again by prune
     assert [n for n in every if n != "lead intro p1"] == named
+
+
+SIGNALS_BODY = """<html><head><link rel="ALTERNATE" type="x" href="a"><link rel="x alternate" type>
+<link rel="alternate" href="no-type"><meta name="Twitter:Card" content="a">
+<meta name="twitter:card" content="b"><meta property="profile:username" content="c">
+</head><body><script id="__next_data__">1</script><script id="__NEXT_DATA__">2</script>
+<div id="data-preloaded" data-preloaded="x"></div><div id="DATA-PRELOADED" data-preloaded></div>
+<p id="fusion-metadata">not a script</p><noscript>n</noscript></body></html>"""
+EMBEDDED = (
+    "script#__NEXT_DATA__, script#fusion-metadata, #data-preloaded[data-preloaded], body noscript"
+)
+SOCIAL = (
+    'link[rel~="alternate"][type], meta[name="twitter:card"], meta[property="profile:username"]'
+)
+
+
+@pytest.mark.parametrize(
+    ("doctype", "quirks"),
+    [
+        ("<!doctype html>", False),
+        ('<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN">', False),
+        ("", True),
+        ('<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN">', True),
+    ],
+)
+def test_page_signals_are_what_the_selector_lists_find_in_every_document_mode(
+    doctype: str, quirks: bool
+) -> None:
+    tree = LexborHTMLParser(doctype + SIGNALS_BODY)
+    assert tree.root is not None
+    embedded, social = _dom.page_signals(tree.root)
+    assert [n.mem_id for n in embedded] == _once(tree.css(EMBEDDED))
+    assert [n.mem_id for n in social] == _once(tree.css(SOCIAL))
+    # rel's value is matched case-blind (HTML says so for rel); meta names are not.
+    assert [n.attrs.get("href") or n.attrs.get("content") for n in social] == ["a", None, "b", "c"]
+    # Ids are matched case-blind in a quirks-mode document only, as lexbor does.
+    ids = [n.id for n in embedded if n.tag != "noscript"]
+    if quirks:
+        assert ids == ["__next_data__", "__NEXT_DATA__", "data-preloaded", "DATA-PRELOADED"]
+    else:
+        assert ids == ["__NEXT_DATA__", "data-preloaded"]

@@ -79,11 +79,12 @@ cdef extern from *:
     #include <stdint.h>
     #include <stddef.h>
     typedef struct uc_node uc_node_t;
+    typedef struct uc_document uc_document_t;
     typedef struct { unsigned char *data; size_t length; } uc_str_t;   /* lexbor_str_t */
     struct uc_node {                     /* lxb_dom_node_t */
         void *events;                    /* lxb_dom_event_target_t */
         uintptr_t local_name, prefix, ns;
-        void *owner_document;
+        uc_document_t *owner_document;
         uc_node_t *next, *prev, *parent, *first_child, *last_child;
         void *user;
         int type;                        /* lxb_dom_node_type_t */
@@ -110,6 +111,10 @@ cdef extern from *:
         uc_attr_t *attr_id, *attr_class;
     } uc_element_t;
     typedef struct { uc_node_t node; uc_str_t data; } uc_chardata_t;  /* character data */
+    struct uc_document {                 /* lxb_dom_document_t (prefix) */
+        uc_node_t node;
+        int compat_mode;                 /* lxb_dom_document_cmode_t: 1 for quirks */
+    };
     typedef struct {                     /* selectolax.lexbor.LexborNode */
         PyObject_HEAD
         void *vtab;
@@ -122,8 +127,10 @@ cdef extern from *:
     ctypedef struct uc_str_t:
         unsigned char *data
         size_t length
+    ctypedef struct uc_document_t
     ctypedef struct uc_node_t:
         uintptr_t local_name
+        uc_document_t *owner_document
         uc_node_t *next
         uc_node_t *prev
         uc_node_t *parent
@@ -146,6 +153,8 @@ cdef extern from *:
         uc_attr_t *attr_class
     ctypedef struct uc_chardata_t:
         uc_str_t data
+    ctypedef struct uc_document_t:
+        int compat_mode
 
 cdef extern from *:
     ctypedef class selectolax.lexbor.LexborNode [object uc_LexborNodeObject, check_size error]:
@@ -489,15 +498,16 @@ cdef inline uc_node_t *_next_in_order(uc_node_t *node, uc_node_t *start) noexcep
 
 # lexbor's tag ids (static for the HTML tags) of the tags the walks name.
 cdef uintptr_t META_TAG, TITLE_TAG, H1_TAG, H2_TAG, LINK_TAG, SCRIPT_TAG, BASE_TAG
-cdef uintptr_t TIME_TAG, HEAD_TAG, FORM_TAG, BODY_TAG
+cdef uintptr_t TIME_TAG, HEAD_TAG, FORM_TAG, BODY_TAG, NOSCRIPT_TAG
 _probe = LexborHTMLParser("")
 (
     META_TAG, TITLE_TAG, H1_TAG, H2_TAG, LINK_TAG, SCRIPT_TAG, BASE_TAG, TIME_TAG, HEAD_TAG,
-    FORM_TAG, BODY_TAG,
+    FORM_TAG, BODY_TAG, NOSCRIPT_TAG,
 ) = [
     _probe.create_node(name).tag_id
     for name in (
         "meta", "title", "h1", "h2", "link", "script", "base", "time", "head", "form", "body",
+        "noscript",
     )
 ]
 
@@ -517,15 +527,18 @@ cdef enum:
     ROLE_NAME = 8
     ARIA_CONTROLS_NAME = 9
     ARIA_EXPANDED_NAME = 10
-    NAME_COUNT = 11
+    NAME_NAME = 11
+    PROPERTY_NAME = 12
+    DATA_PRELOADED_NAME = 13
+    NAME_COUNT = 14
 _NAMES = (
     b"rel", b"href", b"type", b"datetime", b"itemprop", b"hidden", b"aria-hidden", b"style",
-    b"role", b"aria-controls", b"aria-expanded",
+    b"role", b"aria-controls", b"aria-expanded", b"name", b"property", b"data-preloaded",
 )  # fmt: skip
-cdef const char *NAME_TEXT[11]
-cdef size_t NAME_LENGTH[11]
+cdef const char *NAME_TEXT[14]
+cdef size_t NAME_LENGTH[14]
 # The static id of each name, 0 for a name that has none (0 is lexbor's "undefined").
-cdef uintptr_t STATIC_ID[11]
+cdef uintptr_t STATIC_ID[14]
 # Static ids are indices into lexbor's table of ~40 names; a hash entry's address is
 # far above this.
 cdef uintptr_t STATIC_LIMIT = 1 << 16
@@ -932,3 +945,86 @@ def texts_before(
             break
     parts.reverse()
     return parts
+
+
+# ----------------------------------------------------- embedded sources and post kind
+
+# lexbor matches an id selector ASCII case-blind in a quirks-mode document (no or an
+# old doctype), as browsers do: the walk below reads the document's mode to match ids
+# the same way, and the mode's field is checked here against documents of each mode.
+cdef int QUIRKS = 1  # LXB_DOM_DOCUMENT_CMODE_QUIRKS
+
+
+def _check_compat_mode() -> None:
+    cdef LexborNode quirks = LexborHTMLParser("<p>x").root
+    cdef LexborNode standard = LexborHTMLParser("<!doctype html><p>x").root
+    if (
+        quirks.node.owner_document.compat_mode != QUIRKS
+        or standard.node.owner_document.compat_mode != 0
+    ):
+        raise ImportError("unchrome's compiled walk cannot read lexbor's document mode")
+
+
+_check_compat_mode()
+
+
+cdef bint _id_is(uc_node_t *node, const char *text, bint quirks) noexcept:
+    """Whether the element's id is ``text`` (ASCII): exactly, or ASCII case-blind in
+    a quirks-mode document."""
+    cdef uc_attr_t *ident = (<uc_element_t *> node).attr_id
+    cdef size_t n = strlen(text), k
+    if ident == NULL or ident.value == NULL or ident.value.length != n:
+        return False
+    if not quirks:
+        return memcmp(ident.value.data, text, n) == 0
+    for k in range(n):
+        if _lower(ident.value.data[k]) != _lower(<unsigned char> text[k]):
+            return False
+    return True
+
+
+cdef bint _value_is(uc_attr_t *attr, const char *text) noexcept:
+    """Whether the attribute's value is exactly ``text``."""
+    cdef size_t n = strlen(text)
+    return (
+        attr != NULL and attr.value != NULL and attr.value.length == n
+        and memcmp(attr.value.data, text, n) == 0
+    )
+
+
+def page_signals(LexborNode root):
+    """(embedded, social): the elements under ``root`` (itself included) in document
+    order, each once, that hold an embedded body (``script#__NEXT_DATA__,
+    script#fusion-metadata, #data-preloaded[data-preloaded], body noscript``) and
+    those that say a page is a social post (``link[rel~="alternate"][type],
+    meta[name="twitter:card"], meta[property="profile:username"]``), matched as lexbor
+    matches those selectors (rel's value case-blind, as HTML has it; ids case-blind in
+    quirks mode). The two selector lists took seven walks of the page: 0.063 ms at the
+    median news page, this walk 0.017 ms."""
+    cdef list embedded = [], social = []
+    parser = root.parser
+    cdef uc_node_t *start = root.node
+    cdef uc_node_t *node = start
+    cdef bint quirks = start.owner_document != NULL and start.owner_document.compat_mode == QUIRKS
+    cdef uintptr_t tag
+    while node != NULL:
+        if node.type == ELEMENT_NODE:
+            tag = node.local_name
+            if (
+                (tag == SCRIPT_TAG and (_id_is(node, "__NEXT_DATA__", quirks)
+                                        or _id_is(node, "fusion-metadata", quirks)))
+                or (_id_is(node, "data-preloaded", quirks)
+                    and _attribute(node, DATA_PRELOADED_NAME) != NULL)
+                or (tag == NOSCRIPT_TAG and _inside(node, BODY_TAG))
+            ):
+                embedded.append(_wrap(node, parser))
+            if (
+                (tag == LINK_TAG and _has_word(_attribute(node, REL_NAME), "alternate")
+                 and _attribute(node, TYPE_NAME) != NULL)
+                or (tag == META_TAG and (
+                    _value_is(_attribute(node, NAME_NAME), "twitter:card")
+                    or _value_is(_attribute(node, PROPERTY_NAME), "profile:username")))
+            ):
+                social.append(_wrap(node, parser))
+        node = _next_in_order(node, start)
+    return embedded, social

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from .errors import BlockedBySite, PageNotFound
 from .formats import ARTICLE_TYPES
@@ -649,7 +649,12 @@ _SOCIAL_TWITTER_CARDS = frozenset({"tweet", "status", "post", "toot"})
 _OEMBED_SHORT_CHARS = 3_000
 
 
-def detect_kind(og_type: str | None, tree: LexborHTMLParser, ld: frozenset[str]) -> Kind:
+def detect_kind(
+    og_type: str | None,
+    tree: LexborHTMLParser,
+    ld: frozenset[str],
+    signals: list[LexborNode],
+) -> Kind:
     """Return "social" when the page is shaped like a social post, else "article".
 
     Signals, strongest first:
@@ -675,9 +680,9 @@ def detect_kind(og_type: str | None, tree: LexborHTMLParser, ld: frozenset[str])
         return "article"
 
     activity_pub = oembed = has_username = False
-    for node in tree.css(
-        'link[rel~="alternate"][type], meta[name="twitter:card"], meta[property="profile:username"]'
-    ):
+    # signals: the page's link[rel~="alternate"][type], meta[name="twitter:card"] and
+    # meta[property="profile:username"] elements (_dom.page_signals).
+    for node in signals:
         attrs = node.attributes
         if node.tag == "link":
             link_type = (attrs.get("type") or "").lower()

@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from . import blockmodel, classify, fallbacks, feed, metadata, prune, render, score, segment, select
+from ._dom import page_signals
 from .config import DEFAULT_CONFIG, Config, Favor
 from .decode import decode
 from .errors import (
@@ -202,9 +203,12 @@ class Extractor:
 
         tree = parse(markup)  # 4
         meta = metadata.extract_metadata(tree, url)
-        kind = classify.detect_kind(meta.og_type, tree, meta.ld_type_names)
+        # One walk for the other elements read before pruning: embedded bodies and the
+        # signs of a social post (the two selector lists took seven walks).
+        embedded_elements, social = page_signals(tree.root) if tree.root is not None else ([], [])
+        kind = classify.detect_kind(meta.og_type, tree, meta.ld_type_names, social)
         base_url = _base_url(meta.base_href, url)
-        embedded = fallbacks.sources(tree)
+        embedded = fallbacks.sources(embedded_elements)
         deadline.check("parse")
 
         pruned = prune.prune_page(  # 5

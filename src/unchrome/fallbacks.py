@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .parse import LexborHTMLParser
+from .parse import LexborNode
 
 _FUSION = re.compile(r"Fusion\.globalContent\s*=\s*")
 _JSON = json.JSONDecoder()
@@ -187,14 +187,12 @@ def discourse_body(preloaded: str | None) -> str | None:
     return None
 
 
-# The elements embedded_body reads besides JSON-LD, found in one walk of the tree: Next.js's
-# data script, Arc XP's (every Arc XP page in the dev and news sets names its script
-# "fusion-metadata"), Discourse's preloaded store and the server-rendered <noscript>
-# copies. Searching the markup for their names instead cost 0.4 ms a page on the WCXB
-# dev pages (three substring searches over 300 KB), the walk a tenth of that.
-_SOURCE_ELEMENTS = (
-    "script#__NEXT_DATA__, script#fusion-metadata, #data-preloaded[data-preloaded], body noscript"
-)
+# The elements embedded_body reads besides JSON-LD: Next.js's data script, Arc XP's
+# (every Arc XP page in the dev and news sets names its script "fusion-metadata"),
+# Discourse's preloaded store and the server-rendered <noscript> copies. They are found
+# in one compiled walk of the page with what classify reads (_dom.page_signals).
+# Searching the markup for their names instead cost 0.4 ms a page on the WCXB dev
+# pages (three substring searches over 300 KB).
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,12 +210,13 @@ class Sources:
 NO_SOURCES = Sources()
 
 
-def sources(tree: LexborHTMLParser) -> Sources:
-    """The embedded sources of the page, read before pruning removes them."""
+def sources(elements: list[LexborNode]) -> Sources:
+    """The embedded sources of the page, read before pruning removes them, from its
+    ``elements`` that may hold one (_dom.page_signals)."""
     fusion: list[str] = []
     next_data = preloaded = noscript = None
     noscript_chars = MIN_JSON_BODY_CHARS
-    for node in tree.css(_SOURCE_ELEMENTS):
+    for node in elements:
         if node.tag == "noscript":
             size = len(node.text(deep=True, strip=True))
             if size > noscript_chars:
