@@ -442,8 +442,8 @@ def _named_noise(
 class Pruned:
     removed: int  # elements removed
     # The comment sections, by mem_id, left in the tree for segment to flag
-    # (FLAG_COMMENT). Ids, not nodes: a section inside a removed widget is freed with
-    # it, and an id of a freed node is only never met again, where a node would crash.
+    # (FLAG_COMMENT). Ids, not nodes: a section inside a removed widget goes with it,
+    # and its id is then only never met again by segment's walk.
     comment_sections: frozenset[int]
 
 
@@ -492,8 +492,10 @@ def prune_page(
 def _decompose_all(nodes: list[LexborNode]) -> int:
     """Decompose nodes given in document order.
 
-    Going backwards frees every descendant before its ancestor, so no node is touched
-    after the subtree holding it was freed (forwards, a nested match would be).
+    Going backwards removes every descendant before its ancestor, so no node is
+    touched after the subtree holding it was taken out of the tree (forwards, a nested
+    match would be; selectolax 1.0.2's decompose unlinks the nodes and frees none, see
+    _dom.prune_census).
     """
     for node in reversed(nodes):
         node.decompose()
