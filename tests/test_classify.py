@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from selectolax.lexbor import LexborHTMLParser
 
-from unchrome._dom import page_signals
+from unchrome._dom import page_elements
 from unchrome.classify import (
     BOT_WALL_MAX_CHARS,
     NOT_FOUND_MAX_CHARS,
@@ -373,7 +373,7 @@ def _tree(html: str) -> LexborHTMLParser:
 
 def _kind(og_type: str | None, html: str) -> str:
     tree = _tree(html)
-    social = page_signals(tree.root)[1] if tree.root is not None else []
+    social = page_elements(tree.root)[2] if tree.root is not None else []
     return detect_kind(og_type, tree, extract_metadata(tree).ld_type_names, social)
 
 

@@ -103,9 +103,9 @@ def test_metadata_elements_are_what_the_selector_list_finds_each_once() -> None:
     tree = LexborHTMLParser(METADATA_PAGE)
     assert tree.root is not None
     expected = _once(tree.css(METADATA_SELECTOR))
-    got = [node.mem_id for node in _dom.metadata_elements(tree.root)]
+    got = [node.mem_id for node in _dom.page_elements(tree.root)[0]]
     assert got == expected
-    tags = [node.tag for node in _dom.metadata_elements(tree.root)]
+    tags = [node.tag for node in _dom.page_elements(tree.root)[0]]
     # The selector's own cases, so that a walk and a selector that both went wrong
     # cannot agree: the body's stylesheet link, a <time> without datetime, an id
     # holding "date" and an itemprop merely starting with "datePublished" are out.
@@ -143,7 +143,7 @@ def test_attribute_names_past_lexbors_short_hash_size_are_read() -> None:
     html = '<p data-a-very-long-attribute-name="datePublished" itemprop="x">a</p>'
     tree = LexborHTMLParser(f"<html><body>{html}<p itemprop='datePublished'>b</p></body></html>")
     assert tree.root is not None
-    assert [node.text() for node in _dom.metadata_elements(tree.root)] == ["b"]
+    assert [node.text() for node in _dom.page_elements(tree.root)[0]] == ["b"]
 
 
 HIDDEN_PAGE = """<html><body><div aria-hidden="TRUE">a</div><div aria-hidden="true">b</div>
@@ -279,12 +279,12 @@ SOCIAL = (
         ('<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN">', True),
     ],
 )
-def test_page_signals_are_what_the_selector_lists_find_in_every_document_mode(
+def test_page_elements_embedded_and_social_are_what_the_selector_lists_find_in_every_document_mode(
     doctype: str, quirks: bool
 ) -> None:
     tree = LexborHTMLParser(doctype + SIGNALS_BODY)
     assert tree.root is not None
-    embedded, social = _dom.page_signals(tree.root)
+    _, embedded, social = _dom.page_elements(tree.root)
     assert [n.mem_id for n in embedded] == _once(tree.css(EMBEDDED))
     assert [n.mem_id for n in social] == _once(tree.css(SOCIAL))
     # rel's value is matched case-blind (HTML says so for rel); meta names are not.

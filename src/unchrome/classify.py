@@ -681,7 +681,7 @@ def detect_kind(
 
     activity_pub = oembed = has_username = False
     # signals: the page's link[rel~="alternate"][type], meta[name="twitter:card"] and
-    # meta[property="profile:username"] elements (_dom.page_signals).
+    # meta[property="profile:username"] elements (_dom.page_elements).
     for node in signals:
         attrs = node.attributes
         if node.tag == "link":

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from . import blockmodel, classify, fallbacks, feed, metadata, prune, render, score, segment, select
-from ._dom import page_signals
+from ._dom import page_elements
 from .config import DEFAULT_CONFIG, Config, Favor
 from .decode import decode
 from .errors import (
@@ -202,10 +202,12 @@ class Extractor:
         deadline.check("decode")
 
         tree = parse(markup)  # 4
-        meta = metadata.extract_metadata(tree, url)
-        # One walk for the other elements read before pruning: embedded bodies and the
-        # signs of a social post (the two selector lists took seven walks).
-        embedded_elements, social = page_signals(tree.root) if tree.root is not None else ([], [])
+        # One walk for the elements read before pruning: metadata's, the embedded
+        # bodies' and the signs of a social post.
+        elements, embedded_elements, social = (
+            page_elements(tree.root) if tree.root is not None else ([], [], [])
+        )
+        meta = metadata.extract_metadata(tree, url, elements)
         kind = classify.detect_kind(meta.og_type, tree, meta.ld_type_names, social)
         base_url = _base_url(meta.base_href, url)
         embedded = fallbacks.sources(embedded_elements)

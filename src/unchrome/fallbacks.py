@@ -190,7 +190,7 @@ def discourse_body(preloaded: str | None) -> str | None:
 # The elements embedded_body reads besides JSON-LD: Next.js's data script, Arc XP's
 # (every Arc XP page in the dev and news sets names its script "fusion-metadata"),
 # Discourse's preloaded store and the server-rendered <noscript> copies. They are found
-# in one compiled walk of the page with what classify reads (_dom.page_signals).
+# in one compiled walk of the page with what classify reads (_dom.page_elements).
 # Searching the markup for their names instead cost 0.4 ms a page on the WCXB dev
 # pages (three substring searches over 300 KB).
 
@@ -212,7 +212,7 @@ NO_SOURCES = Sources()
 
 def sources(elements: list[LexborNode]) -> Sources:
     """The embedded sources of the page, read before pruning removes them, from its
-    ``elements`` that may hold one (_dom.page_signals)."""
+    ``elements`` that may hold one (_dom.page_elements)."""
     fusion: list[str] = []
     next_data = preloaded = noscript = None
     noscript_chars = MIN_JSON_BODY_CHARS

@@ -25,7 +25,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from ._dom import bylines, itemprop, metadata_elements, texts_after, texts_before
+from ._dom import bylines, itemprop, page_elements, texts_after, texts_before
 from .formats import ARTICLE_TYPES
 from .urls import host as url_host
 from .urls import path as url_path
@@ -1204,15 +1204,22 @@ _IMAGE_KEYS = (
 )
 
 
-def extract_metadata(tree: LexborHTMLParser, url: str | None = None) -> Metadata:
+def extract_metadata(
+    tree: LexborHTMLParser, url: str | None = None, elements: list[LexborNode] | None = None
+) -> Metadata:
     """Collect page metadata from meta tags, JSON-LD, links and a few DOM hints.
 
     ``tree`` must be the full page before any pruning. ``url`` is the page address, used
     to resolve relative image/canonical URLs and to recognise the site's name in titles.
+    ``elements``: the page's elements metadata reads (_dom.page_elements' first list),
+    where the caller walked the page for them already.
     Never raises: on unexpected input the affected fields are simply ``None``.
     """
     try:
-        return _extract(tree, url)
+        if elements is None:
+            root = tree.root
+            elements = page_elements(root)[0] if root is not None else []
+        return _extract(tree, url, elements)
     except Exception:  # metadata is best-effort; a broken page must not fail extraction
         return Metadata()
 
@@ -1222,15 +1229,14 @@ _DATE_CLASS = re.compile(r"date|publish|posted", re.I)
 _READ_BY_TAG = frozenset({"meta", "link", "script", "base", "title", "h1", "h2"})
 
 
-def _extract(tree: LexborHTMLParser, url: str | None) -> Metadata:
+def _extract(tree: LexborHTMLParser, url: str | None, elements: list[LexborNode]) -> Metadata:
     by_tag: dict[str, list[LexborNode]] = {}
     marked: list[LexborNode] = []  # explicit datePublished / pubdate elements
     times: list[LexborNode] = []
     dated: list[LexborNode] = []  # elements whose class names a date
-    # One walk for everything the metadata reads (_dom.metadata_elements: the head's
-    # tags, JSON-LD, h1/h2, dated elements), in document order.
-    root = tree.root
-    for node in metadata_elements(root) if root is not None else ():
+    # The elements metadata reads (_dom.page_elements: the head's tags, JSON-LD, h1/h2,
+    # dated elements), in document order.
+    for node in elements:
         tag = node.tag
         # Most matches are <meta> and <link>, whose attributes _read_meta and _read_links
         # read anyway: building the dict here too cost 0.5 µs a node for nothing.
