@@ -1,0 +1,100 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The density selection's loops over the elements, compiled (select.select_blocks).
+
+Each was a Python loop over every block element of the page (about 180 at the median
+news page): the candidate test by tag, the propagation of the roots down the element
+tree, and the link-list and chrome verdicts inside the roots.
+"""
+
+from libc.stdint cimport int64_t
+
+import numpy as np
+
+
+def candidates(list tags, frozenset names):
+    """Per element (bool array): whether its tag is one of ``names``."""
+    cdef Py_ssize_t n = len(tags), i
+    out = np.zeros(n, dtype=np.bool_)
+    cdef char[::1] view = out.view(np.int8)
+    for i in range(n):
+        view[i] = tags[i] in names
+    return out
+
+
+def root_owners(list parents, set roots):
+    """Per element (int64 array): the root (an element of ``roots``) that holds it, or
+    -1. Parents come before their children, so one pass in id order propagates them."""
+    cdef Py_ssize_t n = len(parents), element
+    cdef int64_t parent
+    owner = np.full(n, -1, dtype=np.int64)
+    cdef int64_t[::1] view = owner
+    for element in range(n):
+        if element in roots:
+            view[element] = element
+        else:
+            parent = parents[element]
+            if parent >= 0:
+                view[element] = view[parent]
+    return owner
+
+
+def noise_elements(
+    list tags,
+    list chrome,
+    const double[::1] chars,
+    const double[::1] a_chars,
+    const double[::1] card_chars,
+    const int64_t[::1] root_of,
+    set roots,
+    frozenset link_block_tags,
+    frozenset drop_tags,
+    *,
+    double link_list_share,
+    double link_list_max_fraction,
+    double cards_max_share,
+    double named_link_share,
+    double named_max_chars,
+):
+    """Per element (bool array): a navigation-like block inside a root, by the rules and
+    thresholds select._noise_elements documents."""
+    cdef Py_ssize_t n = len(tags), element
+    cdef int64_t root
+    cdef double total, t_chars, links
+    cdef bint link_block, named, index_page, cards_are_links
+    doomed = np.zeros(n, dtype=np.bool_)
+    cdef char[::1] view = doomed.view(np.int8)
+    for element in range(n):
+        root = root_of[element]
+        if root < 0 or element in roots:
+            continue
+        tag = tags[element]
+        link_block = tag in link_block_tags
+        named = chrome[element]
+        if not link_block and not named:
+            continue
+        if tag in drop_tags:
+            view[element] = 1
+            continue
+        total = chars[root]
+        t_chars = chars[element]
+        if t_chars == 0:
+            continue
+        if link_block:
+            # A body that is itself mostly links is a link index: its lists are content.
+            index_page = a_chars[root] > link_list_share * total
+            cards_are_links = card_chars[root] < cards_max_share * total
+            links = a_chars[element] + (card_chars[element] if cards_are_links else 0.0)
+            if (
+                not index_page
+                and links > link_list_share * t_chars
+                and t_chars < link_list_max_fraction * total
+            ):
+                view[element] = 1
+                continue
+            if (
+                named
+                and t_chars < link_list_max_fraction * total
+                and (a_chars[element] >= named_link_share * t_chars or t_chars < named_max_chars)
+            ):
+                view[element] = 1
+    return doomed

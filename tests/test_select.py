@@ -1,0 +1,171 @@
+"""The density selection's compiled loops (_select) against plain Python, and what the
+selection does with them on small pages.
+
+The references are the Python loops select.py had, written for reading. Generated
+element trees give each element a parent with a smaller id (the segment walk's order),
+a tag and per-element sums as aggregate() makes them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import unchrome
+from unchrome import _select, select
+
+TAGS = ["div", "section", "article", "main", "ul", "nav", "aside", "p", "li", "table", "h2"]
+
+
+def ref_root_owners(parents: list[int], roots: set[int]) -> list[int]:
+    owner = [-1] * len(parents)
+    for element, parent in enumerate(parents):
+        if element in roots:
+            owner[element] = element
+        elif parent >= 0:
+            owner[element] = owner[parent]
+    return owner
+
+
+def ref_noise(tags, chrome, chars, a_chars, card_chars, root_of, roots) -> list[bool]:
+    doomed = [False] * len(tags)
+    for element, tag in enumerate(tags):
+        root = root_of[element]
+        if root < 0 or element in roots:
+            continue
+        if tag not in select._LINK_BLOCK_TAGS and not chrome[element]:
+            continue
+        total, t_chars = chars[root], chars[element]
+        if tag in select._DROP_IN_WINNER_TAGS:
+            doomed[element] = True
+            continue
+        if not t_chars:
+            continue
+        if tag in select._LINK_BLOCK_TAGS:
+            index_page = a_chars[root] > select.LINK_LIST_SHARE * total
+            cards_are_links = card_chars[root] < select.CARDS_MAX_SHARE_IN_STORY * total
+            links = a_chars[element] + (card_chars[element] if cards_are_links else 0.0)
+            if (
+                not index_page
+                and links > select.LINK_LIST_SHARE * t_chars
+                and t_chars < select.LINK_LIST_MAX_FRACTION * total
+            ):
+                doomed[element] = True
+                continue
+            if (
+                chrome[element]
+                and t_chars < select.LINK_LIST_MAX_FRACTION * total
+                and (
+                    a_chars[element] >= select.NAMED_NOISE_LINK_SHARE * t_chars
+                    or t_chars < select.NAMED_NOISE_MAX_CHARS
+                )
+            ):
+                doomed[element] = True
+    return doomed
+
+
+@st.composite
+def element_trees(draw: st.DrawFn) -> dict:
+    n = draw(st.integers(1, 40))
+    parents = [-1] + [draw(st.integers(-1, i - 1)) for i in range(1, n)]
+    tags = [draw(st.sampled_from(TAGS)) for _ in range(n)]
+    chrome = [draw(st.booleans()) for _ in range(n)]
+    # Sums as aggregate() makes them: link and card characters within the characters,
+    # and a parent holding at least what its children hold (the thresholds compare an
+    # element with its root).
+    own = [float(draw(st.integers(0, 600))) for _ in range(n)]
+    chars = own[:]
+    for element in range(n - 1, 0, -1):
+        if parents[element] >= 0:
+            chars[parents[element]] += chars[element]
+    a_chars = [c * draw(st.sampled_from([0.0, 0.1, 0.3, 0.5, 0.8, 0.81, 1.0])) for c in chars]
+    card_chars = [c * draw(st.sampled_from([0.0, 0.2, 0.35, 0.4, 1.0])) for c in chars]
+    roots = set(draw(st.lists(st.integers(0, n - 1), max_size=4)))
+    return {
+        "parents": parents,
+        "tags": tags,
+        "chrome": chrome,
+        "chars": chars,
+        "a_chars": a_chars,
+        "card_chars": card_chars,
+        "roots": roots,
+    }
+
+
+@settings(max_examples=300, deadline=None)
+@given(element_trees())
+def test_root_owners_match_the_python_propagation(tree: dict) -> None:
+    owners = _select.root_owners(tree["parents"], tree["roots"])
+    assert owners.dtype == np.int64
+    assert owners.tolist() == ref_root_owners(tree["parents"], tree["roots"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(element_trees())
+def test_noise_elements_match_the_python_rules(tree: dict) -> None:
+    root_of = ref_root_owners(tree["parents"], tree["roots"])
+    doomed = _select.noise_elements(
+        tree["tags"],
+        tree["chrome"],
+        np.array(tree["chars"]),
+        np.array(tree["a_chars"]),
+        np.array(tree["card_chars"]),
+        np.array(root_of, dtype=np.int64),
+        tree["roots"],
+        select._LINK_BLOCK_TAGS,
+        select._DROP_IN_WINNER_TAGS,
+        link_list_share=select.LINK_LIST_SHARE,
+        link_list_max_fraction=select.LINK_LIST_MAX_FRACTION,
+        cards_max_share=select.CARDS_MAX_SHARE_IN_STORY,
+        named_link_share=select.NAMED_NOISE_LINK_SHARE,
+        named_max_chars=select.NAMED_NOISE_MAX_CHARS,
+    )
+    expected = ref_noise(
+        tree["tags"],
+        tree["chrome"],
+        tree["chars"],
+        tree["a_chars"],
+        tree["card_chars"],
+        root_of,
+        tree["roots"],
+    )
+    assert doomed.tolist() == expected
+
+
+@given(st.lists(st.sampled_from([*TAGS, "body", "span"]), max_size=30))
+def test_candidates_are_the_candidate_tags(tags: list[str]) -> None:
+    found = _select.candidates(tags, select.CANDIDATE_TAGS)
+    assert found.dtype == np.bool_
+    assert found.tolist() == [t in select.CANDIDATE_TAGS for t in tags]
+
+
+STORY = "<p>" + "The council voted on the new budget after a long debate. " * 4 + "</p>"
+
+
+def test_link_list_inside_the_story_is_dropped() -> None:
+    links = "".join(f'<li><a href="/t{i}">Topic number {i}</a></li>' for i in range(6))
+    html = f"<html><body><div class=story>{STORY * 3}<ul>{links}</ul>{STORY}</div></body></html>"
+    text = unchrome.extract(html).text
+    assert "The council voted" in text
+    assert "Topic number" not in text
+
+
+def test_link_index_keeps_its_lists() -> None:
+    # A body that is itself mostly links is a link index: its lists are the content.
+    items = "".join(
+        f'<li><a href="/doc{i}">Reference manual chapter {i} on configuration</a></li>'
+        for i in range(30)
+    )
+    html = f"<html><body><div><h1>Manuals</h1><ul>{items}</ul></div></body></html>"
+    text = unchrome.extract(html).text
+    assert "Reference manual chapter 29" in text
+
+
+def test_page_whose_elements_hold_no_text_selects_nothing_without_error() -> None:
+    # aggregate() sums no blocks into int64 zeros: the compiled loops still read them.
+    seg = unchrome.segment.segment(unchrome.parse.parse("<div><div></div></div>").body)
+    agg = unchrome.score.aggregate(seg)
+    sel = select.select_blocks(seg, agg)
+    assert sel.winner == -1
+    assert not sel.in_root.any()
