@@ -299,3 +299,32 @@ def test_mask_bits_refuse_bits_past_the_sets() -> None:
         _blocktext.mask_bits([block, block], None, 4, np.array([0], dtype=np.intp), out)
     _blocktext.mask_bits([block], None, 4, np.array([0, 5], dtype=np.intp)[:1], out)
     assert out.tolist() == [[1.0]]
+
+
+# The word count's definition as render.count_words had it: Han and kana characters
+# are words of their own, the rest is split at str.split's whitespace.
+REF_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def ref_word_count(text: str) -> tuple[int, int]:
+    return len(REF_CJK.sub(" ", text).split()), len(REF_CJK.findall(text))
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        TEXT, LONG_TEXT, st.text(alphabet="日本語のテキスト 漢字 a b\u3000\u00a0,", max_size=40)
+    )
+)
+def test_word_count_matches_split_with_cjk_as_words(text: str) -> None:
+    assert _blocktext.word_count(text) == ref_word_count(text)
+
+
+def test_word_count_by_hand() -> None:
+    assert _blocktext.word_count("") == (0, 0)
+    assert _blocktext.word_count("  two\u00a0words\u2003") == (2, 0)
+    # Each Han character is a word; the Latin run beside them is one more.
+    assert _blocktext.word_count("東京都GDP 2024") == (2, 3)
+    assert _blocktext.word_count("\u3040\u30ff\u3400\u4dbf\u4e00\u9fff\uf900\ufaff") == (0, 8)
+    # Just outside the ranges: ordinary characters, one word.
+    assert _blocktext.word_count("\u303f\u3100\u33ff\u4dc0\u4dff\ua000\uf8ff\ufb00") == (1, 0)

@@ -2,7 +2,8 @@
 """The statistics of a block's text, compiled: the block model's word statistics and
 character shares of each block, and the short words a block or the heading above it
 says ("Share", "Related posts"); blockmodel.features reads both, and the bits of the
-blocks' ancestor class/id sets that its trees test (mask_bits).
+blocks' ancestor class/id sets that its trees test (mask_bits). Also the word count of
+the extracted text (word_count, for render.count_words).
 
 In Python these were a loop over the blocks that made a new string for every word of
 every block (a lowered copy of the sample, its split, the words tested against the
@@ -536,3 +537,27 @@ cdef inline bytes _mask_bytes(dict unpacked, object mask, Py_ssize_t nbytes):
     value = mask.to_bytes(nbytes, "little")
     unpacked[mask] = value
     return value
+
+
+def word_count(str text not None) -> tuple:
+    """(words, cjk) of ``text``, for its word count and reading time: ``cjk`` is the
+    number of Han and kana characters (CJK_RANGES), ``words`` the runs of other
+    characters between whitespace (``str.split``'s) and those characters, which stand
+    for a word each. In Python, the text split into a list of its words (and for CJK a
+    regex substitution first) took 0.045 ms at the median news page."""
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
+    cdef Py_ssize_t n = len(text), i, words = 0, cjk = 0
+    cdef unsigned int c
+    cdef bint inside = False
+    for i in range(n):
+        c = PyUnicode_READ(kind, data, i)
+        if _flags(c) & CJK:
+            cjk += 1
+            inside = False
+        elif Py_UNICODE_ISSPACE(c):
+            inside = False
+        elif not inside:
+            words += 1
+            inside = True
+    return words, cjk

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from html import escape, unescape
 
 import html_to_markdown
-import numpy as np
 
+from ._blocktext import word_count
 from .parse import LexborNode
 from .result import Media
 from .segment import BLOCK_TAGS, CHROME_NAMES, FLAG_ROW, MEDIA_WITH_FALLBACK, Block
@@ -455,34 +455,17 @@ def markdown(
 
 # C0 control characters but tab, line feed, form feed and carriage return.
 _CONTROLS = dict.fromkeys(c for c in range(32) if c not in (9, 10, 12, 13))
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # Reading speeds: ~230 words a minute for space-separated scripts, ~500 characters a
 # minute for Chinese and Japanese (commonly cited averages).
 WORDS_PER_MINUTE = 230
 CJK_CHARS_PER_MINUTE = 500
 
 
-def _below_cjk(text: str) -> bool:
-    """Whether every UTF-16 code unit of ``text`` lies below the CJK ranges (U+3040):
-    no Han or kana character then. The non-ASCII texts at the median WCXB dev page
-    (nine in ten: curly quotes, no-break spaces) are settled by one encode and one
-    numpy max, 4.5 us, instead of a regex scan, 25 us. Astral characters encode as
-    surrogates (U+D800 and above) and take the scan."""
-    units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
-    return not len(units) or int(units.max()) < 0x3040
-
-
 def count_words(text: str) -> tuple[int, int]:
     """(word count, reading minutes). Words are whitespace-separated, as ``wc -w``
     counts them, except that each Han or kana character counts as a word: Chinese and
-    Japanese do not separate words with spaces. (A \\w+ regex over the text cost
-    0.35 ms a page; split() costs a fifth of that.)"""
-    if text.isascii() or _below_cjk(text) or _CJK.search(text) is None:
-        cjk = 0
-        words = len(text.split())
-    else:
-        cjk = len(_CJK.findall(text))
-        words = len(_CJK.sub(" ", text).split())
+    Japanese do not separate words with spaces (compiled: _blocktext.word_count)."""
+    words, cjk = word_count(text)
     total = words + cjk
     if not total:
         return 0, 0
