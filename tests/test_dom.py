@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from unchrome import _dom, prune
@@ -295,3 +299,57 @@ def test_page_elements_embedded_and_social_are_what_the_selector_lists_find_in_e
         assert ids == ["__next_data__", "__NEXT_DATA__", "data-preloaded", "DATA-PRELOADED"]
     else:
         assert ids == ["__NEXT_DATA__", "data-preloaded"]
+
+
+def _attrs_meta(nodes: list, clean) -> dict[str, str]:
+    # metadata's reading through selectolax's attribute dicts, which read_meta replaced.
+    by_property: dict[str, str] = {}
+    by_name: dict[str, str] = {}
+    for node in nodes:
+        attrs = node.attributes
+        content = clean(attrs.get("content"))
+        if content is None:
+            continue
+        for attr, prefix, target in (
+            ("property", "", by_property),
+            ("name", "", by_name),
+            ("http-equiv", "", by_name),
+            ("itemprop", "itemprop:", by_name),
+        ):
+            for key in (attrs.get(attr) or "").lower().replace(".", ":").split():
+                target.setdefault(prefix + key, content)
+    return by_property, by_name
+
+
+META_VALUES = st.sampled_from(
+    ["", " ", "x", "a b", " a", "a ", "a  b", "a\tb", "a\u00a0b", "A &amp;amp; B", "R&D",
+     "caf\u00e9", "\u65e5\u672c", "og:Title", "DC.title dc:title", "OG:IMAGE  twitter:image"]
+)  # fmt: skip
+META_NAMES = st.sampled_from(["content", "property", "name", "http-equiv", "itemprop", "CONTENT"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.tuples(META_NAMES, META_VALUES), max_size=5), max_size=6))
+def test_read_meta_reads_the_contents_as_the_attribute_dicts_do(tags: list) -> None:
+    from unchrome.metadata import _clean
+
+    markup = "".join(
+        "<meta " + " ".join(f'{name}="{html.escape(value)}"' for name, value in attrs) + ">"
+        for attrs in tags
+    )
+    tree = LexborHTMLParser(f"<html><head>{markup}</head></html>")
+    nodes = tree.css("meta")
+    by_property, by_name = _dom.read_meta(nodes, _clean)
+    expected = _attrs_meta(nodes, _clean)
+    # The same keys, contents and order (the first content a key meets wins).
+    assert list(by_property.items()) == list(expected[0].items())
+    assert list(by_name.items()) == list(expected[1].items())
+
+
+def test_read_links_take_the_first_href_of_each_rel_token() -> None:
+    tree = LexborHTMLParser(
+        '<head><link rel="Canonical ICON" href=" /a "><link rel="canonical" href="/b">'
+        '<link rel="image_src" href=""><link href="/c"><link rel="" href="/d">'
+        '<link rel="image_src" href="/e"></head>'
+    )
+    assert _dom.read_links(tree.css("link")) == {"canonical": "/a", "icon": "/a", "image_src": "/e"}

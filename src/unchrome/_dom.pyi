@@ -1,3 +1,4 @@
+from collections.abc import Callable
 from typing import Any
 
 from .parse import LexborNode
@@ -36,3 +37,7 @@ def texts_before(
 def page_elements(
     root: LexborNode,
 ) -> tuple[list[LexborNode], list[LexborNode], list[LexborNode]]: ...
+def read_meta(
+    nodes: list[LexborNode], clean: Callable[[str | None], str | None]
+) -> tuple[dict[str, str], dict[str, str]]: ...
+def read_links(nodes: list[LexborNode]) -> dict[str, str]: ...

@@ -20,7 +20,7 @@ pyproject.toml pins exactly; ``_check_selectolax`` refuses any other at import, 
 a layout that moved would be read as garbage.
 """
 
-from cpython.unicode cimport PyUnicode_DecodeUTF8
+from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_DecodeUTF8
 from libc.stdint cimport uintptr_t
 from libc.string cimport memcmp, strlen
 
@@ -530,15 +530,18 @@ cdef enum:
     NAME_NAME = 11
     PROPERTY_NAME = 12
     DATA_PRELOADED_NAME = 13
-    NAME_COUNT = 14
+    CONTENT_NAME = 14
+    HTTP_EQUIV_NAME = 15
+    NAME_COUNT = 16
 _NAMES = (
     b"rel", b"href", b"type", b"datetime", b"itemprop", b"hidden", b"aria-hidden", b"style",
     b"role", b"aria-controls", b"aria-expanded", b"name", b"property", b"data-preloaded",
+    b"content", b"http-equiv",
 )  # fmt: skip
-cdef const char *NAME_TEXT[14]
-cdef size_t NAME_LENGTH[14]
+cdef const char *NAME_TEXT[NAME_COUNT]
+cdef size_t NAME_LENGTH[NAME_COUNT]
 # The static id of each name, 0 for a name that has none (0 is lexbor's "undefined").
-cdef uintptr_t STATIC_ID[14]
+cdef uintptr_t STATIC_ID[NAME_COUNT]
 # Static ids are indices into lexbor's table of ~40 names; a hash entry's address is
 # far above this.
 cdef uintptr_t STATIC_LIMIT = 1 << 16
@@ -1031,3 +1034,84 @@ def page_elements(LexborNode root):
                 social.append(_wrap(node, parser))
         node = _next_in_order(node, start)
     return metadata, embedded, social
+
+
+# ------------------------------------------------------------ metadata's head tags
+#
+# metadata read the <meta> and <link> elements through selectolax's attribute dicts:
+# one dict of every attribute a tag (about 40 <meta> at the median news page), then a
+# lookup per name.
+
+
+cdef bint _tidy(str text):
+    """Whether ``text`` is one that metadata's clean() returns as it is: short, no "&",
+    no whitespace but single spaces between other characters."""
+    cdef Py_ssize_t n = len(text), i
+    cdef Py_UCS4 c
+    cdef bint space = True  # a space at the start is not tidy
+    if n == 0 or n > 10_000:
+        return False
+    for i in range(n):
+        c = text[i]
+        if c == 0x26:  # "&"
+            return False
+        if c == 0x20:
+            if space:
+                return False
+            space = True
+        elif Py_UNICODE_ISSPACE(c):
+            return False
+        else:
+            space = False
+    return not space
+
+
+def read_meta(list nodes, clean):
+    """(by_property, by_name): for each <meta> of ``nodes`` with a content that
+    ``clean`` leaves non-empty, its content under every key its ``property`` lists, and
+    under those its ``name``, ``http-equiv`` and ``itemprop`` (prefixed "itemprop:")
+    list, the first content a key meets. Keys are lowered, "." read as ":"."""
+    cdef dict by_property = {}, by_name = {}
+    cdef LexborNode node
+    cdef uc_attr_t *attr
+    cdef int which
+    for node in nodes:
+        content = _value(_attribute(node.node, CONTENT_NAME))
+        if content is None:
+            continue
+        # Most contents are tidy already (no entity, no run of whitespace): they are
+        # kept as they are, as ``clean`` would keep them; the rest go through it.
+        if not _tidy(content):
+            content = clean(content)
+            if content is None:
+                continue
+        for which in (PROPERTY_NAME, NAME_NAME, HTTP_EQUIV_NAME, ITEMPROP_NAME):
+            keys = _value(_attribute(node.node, which))
+            if keys is None:
+                continue
+            target = by_property if which == PROPERTY_NAME else by_name
+            for key in keys.lower().replace(".", ":").split():
+                if which == ITEMPROP_NAME:
+                    key = "itemprop:" + key
+                target.setdefault(key, content)
+    return by_property, by_name
+
+
+def read_links(list nodes):
+    """The first ``href`` (stripped, non-empty) for each lowered ``rel`` token of the
+    <link> elements ``nodes``."""
+    cdef dict links = {}
+    cdef LexborNode node
+    for node in nodes:
+        href = _value(_attribute(node.node, HREF_NAME))
+        if href is None:
+            continue
+        href = href.strip()
+        if not href:
+            continue
+        rels = _value(_attribute(node.node, REL_NAME))
+        if rels is None:
+            continue
+        for rel in rels.lower().split():
+            links.setdefault(rel, href)
+    return links
