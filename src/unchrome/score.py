@@ -18,11 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._blocks import block_columns
+from ._blocks import element_sums
 from .segment import FLAG_IN_LINK, Segmentation
 
 CANDIDATE_TAGS = frozenset({"article", "main", "section", "div"})
-_PARAGRAPH = {"p": 0}  # block_columns' kind ids: 0 for a <p>, -1 for the rest
 
 # Paragraph weight: text outside <p> still counts 30 %, so a body written with <br>
 # line breaks or plain divs keeps a chance against a container of short <p> blurbs.
@@ -63,24 +62,16 @@ class Aggregate:
 
 
 def aggregate(seg: Segmentation) -> Aggregate:
-    blocks = seg.blocks
-    n = len(blocks)
-    elements = len(seg.nodes)
-    chars, links, flags, kinds, lengths, element_of, _ = block_columns(blocks, _PARAGRAPH)
-    card = (flags & FLAG_IN_LINK) > 0
-    is_p = kinds == 0
-    links = np.minimum(links, chars)
-    block_of = np.repeat(np.arange(n), lengths)
-
-    def total(weights: np.ndarray) -> np.ndarray:
-        return np.bincount(element_of, weights=weights[block_of], minlength=elements)
-
+    """The sums of every element over the blocks it holds (_blocks.element_sums)."""
+    chars, p_chars, a_chars, card_chars, block_of, element_of, block_chars = element_sums(
+        seg.blocks, len(seg.nodes), FLAG_IN_LINK
+    )
     return Aggregate(
-        chars=total(chars),
-        p_chars=total(np.where(is_p, chars, 0.0)),
-        a_chars=total(np.where(card, 0.0, links)),
-        card_chars=total(np.where(card, links, 0.0)),
+        chars=chars,
+        p_chars=p_chars,
+        a_chars=a_chars,
+        card_chars=card_chars,
         block_of=block_of,
         element_of=element_of,
-        block_chars=chars,
+        block_chars=block_chars,
     )

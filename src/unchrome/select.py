@@ -141,16 +141,12 @@ def _noise_elements(
     Compiled (_select.noise_elements): the Python loop over the elements took 0.06 ms
     at the median news page.
     """
-    # A page whose elements hold no block sums its empty weights into int64 zeros.
-    chars, a_chars, card_chars = (
-        np.asarray(sums, dtype=np.float64) for sums in (agg.chars, agg.a_chars, agg.card_chars)
-    )
     return noise_elements(
         seg.tags,
         seg.chrome,
-        chars,
-        a_chars,
-        card_chars,
+        agg.chars,
+        agg.a_chars,
+        agg.card_chars,
         root_of,
         roots,
         _LINK_BLOCK_TAGS,
