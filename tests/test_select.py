@@ -169,3 +169,18 @@ def test_page_whose_elements_hold_no_text_selects_nothing_without_error() -> Non
     sel = select.select_blocks(seg, agg)
     assert sel.winner == -1
     assert not sel.in_root.any()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_blocks_inside_match_the_bincount(data: st.DataObject) -> None:
+    elements = data.draw(st.integers(1, 20))
+    blocks = data.draw(st.integers(0, 15))
+    paths = [data.draw(st.sets(st.integers(0, elements - 1), max_size=4)) for _ in range(blocks)]
+    block_of = np.array([b for b, path in enumerate(paths) for _ in path], dtype=np.int64)
+    element_of = np.array([e for path in paths for e in sorted(path)], dtype=np.int64)
+    marked = np.array(data.draw(st.lists(st.booleans(), min_size=elements, max_size=elements)))
+    found = _select.blocks_inside(block_of, element_of, marked.view(np.uint8), blocks)
+    expected = np.bincount(block_of, weights=marked[element_of], minlength=blocks) > 0
+    assert found.dtype == np.bool_
+    assert found.tolist() == expected.tolist()

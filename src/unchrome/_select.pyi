@@ -19,3 +19,6 @@ def noise_elements(
     named_link_share: float,
     named_max_chars: float,
 ) -> np.ndarray: ...
+def blocks_inside(
+    block_of: np.ndarray, element_of: np.ndarray, marked: np.ndarray, blocks: int
+) -> np.ndarray: ...

@@ -98,3 +98,26 @@ def noise_elements(
             ):
                 view[element] = 1
     return doomed
+
+
+def blocks_inside(
+    const int64_t[::1] block_of,
+    const int64_t[::1] element_of,
+    const unsigned char[::1] marked,
+    Py_ssize_t blocks,
+):
+    """Per block (bool array): whether an element holding it (the incidence
+    ``block_of``/``element_of`` of score.Aggregate) is ``marked`` (one byte per
+    element)."""
+    cdef Py_ssize_t k, n = block_of.shape[0]
+    cdef int64_t element, block
+    out = np.zeros(blocks, dtype=np.bool_)
+    cdef char[::1] view = out.view(np.int8)
+    for k in range(n):
+        element = element_of[k]
+        block = block_of[k]
+        if element < 0 or element >= marked.shape[0] or block < 0 or block >= blocks:
+            raise ValueError(f"incidence {k} names block {block}, element {element}: out of range")
+        if marked[element]:
+            view[block] = 1
+    return out

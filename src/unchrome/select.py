@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._select import candidates, noise_elements, root_owners
+from ._select import blocks_inside, candidates, noise_elements, root_owners
 from .parse import LexborNode
 from .score import CANDIDATE_TAGS, Aggregate
 from .segment import FLAG_ROW, FLAG_SHORT, LENGTH_FILTERED, Block, Segmentation
@@ -117,11 +117,9 @@ def select_blocks(
         if not (orphan and score is not None)
         else np.zeros(elements, dtype=bool)
     )
-    in_root = np.zeros(n, dtype=bool)
-    noise = np.zeros(n, dtype=bool)
-    if n:
-        in_root = np.bincount(agg.block_of, weights=(root_of >= 0)[agg.element_of], minlength=n) > 0
-        noise = np.bincount(agg.block_of, weights=doomed[agg.element_of], minlength=n) > 0
+    # The blocks inside a root, and those inside a doomed element.
+    in_root = blocks_inside(agg.block_of, agg.element_of, (root_of >= 0).view(np.uint8), n)
+    noise = blocks_inside(agg.block_of, agg.element_of, doomed.view(np.uint8), n)
     return Selection(winner, roots, orphan, in_root, noise)
 
 
