@@ -1,7 +1,8 @@
 """The compiled parts of unchrome: the walks over the DOM (src/unchrome/_dom.pyx), the
 attribute cap's scanner (src/unchrome/_markup.pyx), the blocks' fields as arrays
 (src/unchrome/_blocks.pyx), the statistics of a block's text that the block model
-reads (src/unchrome/_blocktext.pyx) and the block model's trees (src/unchrome/_trees.pyx).
+reads (src/unchrome/_blocktext.pyx), the block model's feature matrix
+(src/unchrome/_features.pyx) and its trees (src/unchrome/_trees.pyx).
 
 Everything else is in pyproject.toml. Cython and a C compiler build it at install
 time (``pip install -e .``): gcc and the Python headers are all it needs.
@@ -18,7 +19,7 @@ setup(
     ext_modules=cythonize(
         [
             Extension(f"unchrome.{name}", [f"src/unchrome/{name}.pyx"], extra_compile_args=["-O3"])
-            for name in ("_dom", "_markup", "_blocks", "_blocktext", "_trees")
+            for name in ("_dom", "_markup", "_blocks", "_blocktext", "_features", "_trees")
         ],
         language_level=3,
     )
