@@ -1,8 +1,9 @@
 """The compiled parts of unchrome: the walks over the DOM (src/unchrome/_dom.pyx), the
 attribute cap's scanner (src/unchrome/_markup.pyx), the blocks' fields as arrays
 (src/unchrome/_blocks.pyx), the statistics of a block's text that the block model
-reads (src/unchrome/_blocktext.pyx), the block model's trees (src/unchrome/_trees.pyx)
-and the density selection's loops over the elements (src/unchrome/_select.pyx).
+reads (src/unchrome/_blocktext.pyx), the block model's feature matrix
+(src/unchrome/_features.pyx) and its trees (src/unchrome/_trees.pyx), and the density
+selection's loops over the elements (src/unchrome/_select.pyx).
 
 Everything else is in pyproject.toml. Cython and a C compiler build it at install
 time (``pip install -e .``): gcc and the Python headers are all it needs.
@@ -19,7 +20,7 @@ setup(
     ext_modules=cythonize(
         [
             Extension(f"unchrome.{name}", [f"src/unchrome/{name}.pyx"], extra_compile_args=["-O3"])
-            for name in ("_dom", "_markup", "_blocks", "_blocktext", "_trees", "_select")
+            for name in ("_dom", "_markup", "_blocks", "_blocktext", "_features", "_trees", "_select")
         ],
         language_level=3,
     )

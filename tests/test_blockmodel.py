@@ -3,16 +3,20 @@ model's inference and its decision rule."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 import unchrome
-from unchrome import blockmodel, render, score, segment, select
+from unchrome import _blocktext, blockmodel, render, score, segment, select
 from unchrome.blockmodel import ObliviousTrees, adapt_drop_thresholds, decide, expected_f1
+from unchrome.config import Config
 from unchrome.extractor import Trace
 
 STORY = [
@@ -445,6 +449,311 @@ def test_inference_columns_and_rows_are_slices_of_the_full_matrix():
         full[rows][:, columns].T,
     )
     assert np.array_equal(blockmodel.features(*args, rows=rows), full[rows])  # type: ignore[arg-type]
+
+
+KIND_OF = {kind: i for i, kind in enumerate(blockmodel.KINDS)}
+HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+# The feature matrix as numpy and Python computed it before _features.assemble wrote it
+# (the computation the packaged trees were fit on): every column, one row per block.
+# assemble must give the same float32 bits.
+def reference_features(
+    seg: segment.Segmentation,
+    agg: score.Aggregate,
+    sel: select.Selection,
+    ctx: blockmodel.PageContext,
+    vocab: segment.Vocabulary,
+) -> np.ndarray:
+    blocks = seg.blocks
+    n = len(blocks)
+    width = len(blockmodel.feature_names(vocab))
+    if not n:
+        return np.zeros((0, width), dtype=np.float32)
+    texts = [b.text for b in blocks]
+    chars = np.array([len(t) for t in texts], dtype=np.float64)
+    links = np.array([b.link_chars for b in blocks], dtype=np.float64)
+    flags = np.array([b.flags for b in blocks], dtype=np.int64)
+    other = len(blockmodel.KINDS)
+    kinds = np.array([KIND_OF.get(b.kind, other) for b in blocks])
+    heading = np.array([b.kind in HEADINGS for b in blocks], dtype=np.float64)
+    up = [np.array([b.path[-1 - k] if len(b.path) > k else -1 for b in blocks]) for k in range(3)]
+    table = _blocktext.text_stats(texts, ctx.title or "")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        link = np.minimum(links / chars, 1.0)
+    log_chars = np.log1p(chars)
+    in_root = sel.in_root.astype(np.float64)
+    scores = agg.score()
+    win_score = (float(scores[sel.winner]) if sel.winner >= 0 else 0.0) or 1.0
+    page_chars = float(agg.chars[0]) + 1.0 if len(agg.chars) else 1.0
+
+    def element_stats(elements: np.ndarray) -> list[np.ndarray]:
+        if not len(agg.chars):
+            return [np.full(n, -1.0)] * 4
+        missing = elements < 0
+        safe = np.where(missing, 0, elements)
+        e_chars = agg.chars[safe]
+        denominator = np.maximum(e_chars, 1.0)
+        values = (
+            np.log((e_chars + 1.0) / page_chars),
+            agg.a_chars[safe] / denominator,
+            agg.p_chars[safe] / denominator,
+            scores[safe] / win_score,
+        )
+        return [np.where(missing, -1.0, v) for v in values]
+
+    path_best = np.zeros(n)
+    if len(agg.element_of):
+        np.maximum.at(path_best, agg.block_of, scores[agg.element_of] / win_score)
+    shapes = Counter((b.kind, b.near_mask, len(b.path)) for b in blocks)
+    repeats = Counter(texts)
+    columns = [
+        log_chars,
+        np.log1p(table[:, 0]),
+        link,
+        *table[:, 1:].T,
+        np.array([len(b.path) for b in blocks], dtype=np.float64),
+        in_root,
+        sel.noise.astype(np.float64),
+        (flags & segment.FLAG_IN_LINK) > 0,
+        (flags & segment.FLAG_ROW) > 0,
+        np.arange(n) / n,
+        (np.cumsum(chars) - chars) / (chars.sum() or 1.0),
+        np.array([shapes[(b.kind, b.near_mask, len(b.path))] for b in blocks]) / n,
+        np.array([repeats[t] for t in texts], dtype=np.float64),
+        path_best,
+        *element_stats(up[0]),
+        *element_stats(up[1]),
+        *element_stats(up[2]),
+    ]
+    columns += list(kinds == np.arange(other + 1)[:, None])
+    series = [log_chars, link, heading, in_root]
+    before = [np.concatenate([[0.0], s[:-1]]) for s in series]
+    after = [np.concatenate([s[1:], [0.0]]) for s in series]
+    window = []
+    for s in series:
+        csum = np.concatenate([[0.0], np.cumsum(s)])
+        lo = np.maximum(np.arange(n) - 2, 0)
+        hi = np.minimum(np.arange(n) + 3, n)
+        window.append((csum[hi] - csum[lo]) / (hi - lo))
+    runs = np.zeros(n)
+    start = 0
+    for i in range(1, n + 1):
+        if i == n or in_root[i] - in_root[i - 1] != 0:
+            runs[start:i] = (i - start) / n
+            start = i
+    columns += [*before, *after, window[3], window[1], window[0], window[2], runs]
+    columns += [np.full(n, v) for v in blockmodel._page_row(n, agg, sel, ctx)]
+    for masks in ([b.near_mask for b in blocks], [b.far_mask for b in blocks]):
+        columns += [np.array([(mask >> t) & 1 for mask in masks]) for t in range(vocab.size)]
+    says, under = blockmodel.text_word_columns(blocks, vocab)
+    columns += [*says.T, *under.T]
+    assert len(columns) == width
+    return np.column_stack([np.asarray(c, dtype=np.float64) for c in columns]).astype(np.float32)
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal shapes and float32 bit patterns (NaN included)."""
+    return a.shape == b.shape and np.array_equal(a.view(np.uint32), b.view(np.uint32))
+
+
+SMALL_VOCAB = segment.Vocabulary(
+    words=["share", "nav", "post"],
+    stems=["comment", "promo"],
+    tags=["aside", "footer"],
+    text_words=["share", "related", "posts", "read", "more", "комментарии", "评论"],
+)
+GENERATED_TEXTS = [
+    "Share",
+    "Read more",
+    "Related posts",
+    "READ MORE about it",
+    "Комментарии",
+    "评论 (3)",
+    "A paragraph that says what happened, and why it matters: the council met.",
+    "Line one\nline two\nline three",
+    "x" * 120,
+    "Menu | Home | News | Sports",
+    "2024-05-01",
+    "The end.",
+]
+
+
+def generated_page(
+    rng: np.random.Generator,
+    n: int,
+    elements: int,
+    vocab: segment.Vocabulary,
+    empty_texts: bool = False,
+) -> tuple[segment.Segmentation, score.Aggregate, select.Selection, blockmodel.PageContext]:
+    """Blocks of random kinds, texts, links, flags and paths over a random element tree;
+    the selection drawn at random too (the features read it, not how it was made)."""
+    parents = [-1] + [int(rng.integers(0, e)) for e in range(1, elements)]
+    kinds = [*blockmodel.KINDS, "nav", "x-widget"]
+    texts = GENERATED_TEXTS + ([""] if empty_texts else [])
+    # A few bit sets per page, so that blocks share shapes as a page's do.
+    bits = (1 << vocab.size) - 1
+    masks = [int.from_bytes(rng.bytes(vocab.size // 8 + 1), "little") & bits for _ in range(4)]
+    blocks = []
+    for _ in range(n):
+        path: list[int] = []
+        if elements and rng.random() < 0.9:
+            e = int(rng.integers(0, elements))
+            while e >= 0:
+                path.insert(0, e)
+                e = parents[e]
+        text = texts[int(rng.integers(0, len(texts)))]
+        blocks.append(
+            segment.Block(
+                kind=kinds[int(rng.integers(0, len(kinds)))],
+                text=text,
+                owner=path[-1] if path else 0,
+                link_chars=int(rng.integers(0, len(text) + 2)),
+                near_mask=masks[int(rng.integers(0, 2))],
+                far_mask=masks[int(rng.integers(0, 4))],
+                flags=int(rng.integers(0, 64)),
+                path=tuple(path),
+            )
+        )
+    seg = segment.Segmentation(blocks, [None] * elements, ["div"] * elements, parents)  # type: ignore[list-item]
+    agg = score.aggregate(seg)
+    winner = int(rng.integers(-1, elements)) if elements else -1
+    sel = select.Selection(
+        winner, [max(winner, 0)], bool(rng.random() < 0.3), rng.random(n) < 0.6, rng.random(n) < 0.2
+    )
+    ctx = blockmodel.PageContext(
+        url=[
+            "https://example.com/news/2024/05/some-post.html",
+            None,
+            "https://shop.example/p/item_1",
+        ][n % 3],
+        title=["Related posts", None, "A paragraph that says what happened"][n % 3],
+        og_type=["article", None, "product.item", "website", "video"][n % 5],
+        ld_types={"newsarticle", "breadcrumblist"} if n % 2 else set(),
+    )
+    return seg, agg, sel, ctx
+
+
+@pytest.mark.parametrize(
+    ("seed", "n", "elements"),
+    [
+        (0, 0, 5),
+        (1, 1, 3),
+        (2, 2, 1),
+        (3, 7, 4),
+        (4, 40, 30),
+        (5, 120, 60),
+        (6, 25, 0),
+        (7, 60, 200),
+    ],
+)
+@pytest.mark.parametrize("vocab", ["small", "packaged"])
+def test_compiled_features_match_the_numpy_reference_on_generated_pages(seed, n, elements, vocab):
+    # Every column of every block against the numpy computation, bit for bit: a wrong
+    # group order, an off-by-one in a window or a run, a sum in another order, C's log
+    # for numpy's or a different rounding to float32 all show here. Pages without
+    # elements (all paths empty, an empty aggregate) and with no winner included.
+    model = blockmodel.load_model()
+    assert model is not None
+    v = SMALL_VOCAB if vocab == "small" else model.vocab
+    rng = np.random.default_rng(seed)
+    seg, agg, sel, ctx = generated_page(rng, n, elements, v)
+    full = blockmodel.features(seg, agg, sel, ctx, v)
+    assert same_bits(full, reference_features(seg, agg, sel, ctx, v))
+    assert np.isfinite(full).all()
+
+
+def test_compiled_features_keep_numpys_nan_for_a_block_without_text():
+    # A block of no characters has a link share of 0/0: NaN, carried into the
+    # neighbours' link columns and window, as numpy carried it. The innermost element
+    # of such a block has no characters either: its shares divide by 1, not by 0.
+    rng = np.random.default_rng(11)
+    seg, agg, sel, ctx = generated_page(rng, 60, 100, SMALL_VOCAB, empty_texts=True)
+    seg.blocks[10].text = ""
+    seg.blocks[10].link_chars = 0
+    seg.blocks[10].path = (0, 99)
+    agg = score.aggregate(seg)
+    assert agg.chars[99] == 0
+    full = blockmodel.features(seg, agg, sel, ctx, SMALL_VOCAB)
+    names = blockmodel.feature_names(SMALL_VOCAB)
+    assert np.isnan(full[10, names.index("link_share")])
+    assert np.isnan(full[11, names.index("prev_link")])
+    assert full[10, names.index("owner_link")] == 0.0
+    assert same_bits(full, reference_features(seg, agg, sel, ctx, SMALL_VOCAB))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_column_and_row_subsets_are_the_full_matrix_gathered(seed):
+    # Inference asks for the tested columns feature-major and, beside a story, for
+    # some rows: each must be the full matrix's values (the Layout of a columns array
+    # is cached, so a second call with other columns must not reuse the first's).
+    model = blockmodel.load_model()
+    assert model is not None
+    rng = np.random.default_rng(100 + seed)
+    n, elements = int(rng.integers(1, 80)), int(rng.integers(0, 40))
+    seg, agg, sel, ctx = generated_page(rng, n, elements, model.vocab)
+    args = (seg, agg, sel, ctx, model.vocab)
+    full = blockmodel.features(*args)
+    width = full.shape[1]
+    for _ in range(4):
+        columns = np.sort(rng.choice(width, int(rng.integers(0, width)), replace=False))
+        rows = np.sort(rng.choice(n, int(rng.integers(0, n + 1)), replace=False))
+        assert same_bits(blockmodel.features(*args, columns=columns), full[:, columns].T.copy())
+        assert same_bits(blockmodel.features(*args, rows=rows), full[rows])
+        part = blockmodel.features(*args, columns=columns, rows=rows)
+        assert same_bits(part, full[rows][:, columns].T.copy())
+    used = model.trees.used
+    assert same_bits(blockmodel.features(*args, columns=used), full[:, used].T.copy())
+    empty = np.zeros(0, dtype=np.intp)
+    assert blockmodel.features(*args, columns=used, rows=empty).shape == (len(used), 0)
+    assert blockmodel.features(*args, rows=empty).shape == (0, width)
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "pipeline"
+PAGES = {path.name: path.read_bytes() for path in sorted(FIXTURES.glob("*.html"))} | {
+    "one block": f"<p>{STORY[0]}</p>".encode(),
+    "no block": b"<p>Too short.</p>",
+    "no element": "".join(f"<p>{p}</p>" for p in STORY).encode(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_compiled_features_match_the_numpy_reference_on_real_pages(name):
+    # The pipeline's own segmentations, the model's vocabulary: the full matrix, the
+    # tested columns and the selection's rows, against the reference. "no element" is
+    # read with max_depth=1: the body whole, no element, an empty aggregate.
+    model = blockmodel.load_model()
+    assert model is not None
+    trace = Trace()
+    config = Config(max_depth=1) if name == "no element" else Config()
+    url = "https://example.com/news/a-story"
+    with contextlib.suppress(unchrome.UnchromeError):  # "no block" has too little text
+        unchrome.Extractor(config).extract(PAGES[name], url=url, trace=trace)
+    assert trace.seg is not None and trace.agg is not None and trace.sel is not None
+    assert trace.ctx is not None
+    assert len(trace.seg.blocks) == {"one block": 1, "no block": 0}.get(name, len(trace.seg.blocks))
+    args = (trace.seg, trace.agg, trace.sel, trace.ctx, model.vocab)
+    full = blockmodel.features(*args)
+    assert same_bits(full, reference_features(*args))
+    rows = np.flatnonzero(trace.sel.in_root)
+    used = model.trees.used
+    part = blockmodel.features(*args, columns=used, rows=rows)
+    assert same_bits(part, full[rows][:, used].T.copy())
+
+
+def test_features_refuse_columns_and_rows_they_cannot_place():
+    # Unsorted or out-of-range columns used to leave rows of np.empty unwritten; a row
+    # that is not a block must not be read past the arrays.
+    rng = np.random.default_rng(5)
+    seg, agg, sel, ctx = generated_page(rng, 10, 5, SMALL_VOCAB)
+    args = (seg, agg, sel, ctx, SMALL_VOCAB)
+    width = len(blockmodel.feature_names(SMALL_VOCAB))
+    for columns in ([3, 1], [0, width], [-1, 2]):
+        with pytest.raises(ValueError, match="column"):
+            blockmodel.features(*args, columns=np.array(columns))
+    for rows in ([0, 10], [-1]):
+        with pytest.raises(IndexError):
+            blockmodel.features(*args, rows=np.array(rows))
 
 
 def test_a_model_built_for_other_features_is_refused():

@@ -21,17 +21,15 @@ from __future__ import annotations
 import json
 import math
 import re
-from bisect import bisect_left
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
 
 import numpy as np
 
-from . import _blocktext
-from ._blocks import block_columns
+from . import _blocktext, _features
 from ._blocktext import ends_sentence
+from ._features import Layout, assemble
 from ._trees import raw_scores
 from .formats import ARTICLE_TYPES
 from .score import Aggregate
@@ -145,6 +143,11 @@ PAGE_FEATURES = (
 )  # fmt: skip
 
 
+# The compiled assembly writes these two groups in this order.
+if (BLOCK_FEATURES, NEIGHBOUR_FEATURES) != (_features.BLOCK_FEATURES, _features.NEIGHBOUR_FEATURES):
+    raise ImportError("unchrome._features writes other per-block or neighbour features")
+
+
 def feature_names(vocab: Vocabulary) -> list[str]:
     names = list(BLOCK_FEATURES)
     names += [f"kind_{k}" for k in KINDS] + ["kind_other"]
@@ -178,129 +181,51 @@ def features(
     read the other blocks' lengths, links and kinds, but not their words, so the word
     statistics, the dearest part, are computed for these rows alone.
     """
-    blocks = seg.blocks
-    n = len(blocks)
-    wanted = range(n) if rows is None else rows.tolist()
-    stats = np.zeros((n, 12), dtype=np.float64)
+    # The matrix is written by the compiled _features.assemble, feature-major: only the
+    # tested columns, for the wanted blocks. Which group and feature each output row
+    # is, and the text words to look up, come from a Layout made once per columns
+    # array. Assembled with numpy (a step per column group, a Counter per page, the
+    # words scattered by a Python loop), features() took 0.50 ms a call at the middle
+    # fifth of the news pages and 0.67 ms at the WCXB dev pages' (means, best of three
+    # runs), compiled 0.27 and 0.38 ms, the same matrices on all 1,895 pages.
+    layout = _layout(vocab, None if columns is None else _column_bytes(columns))
+    page_row = _page_row(len(seg.blocks), agg, sel, ctx) if layout.page else None
+    out = assemble(layout, seg.blocks, rows, agg, sel, ctx.title or "", page_row)
+    return out if columns is not None else out.T.copy()
 
-    # Lengths, links, flags, kinds, depths and ancestors of every block as arrays
-    # (_blocks.block_columns, one compiled pass), and Counter's C loop for the
-    # repeated shapes and texts.
-    chars, links, flags, kinds, depths, _, up = block_columns(blocks, _KIND_INDEX)
-    kinds[kinds < 0] = len(KINDS)
-    text_list = [b.text for b in blocks]
-    shape_keys = [(b.kind, b.near_mask, len(b.path)) for b in blocks]
-    shapes = Counter(shape_keys)
-    texts = Counter(text_list)
-    if n:
-        stats[:, 0] = chars
-        stats[:, 2] = links / chars
 
-    # The statistics of the wanted blocks' texts (_blocktext.TEXT_STATS: words,
-    # character shares, stopwords, title words...), compiled. The Python loop over the
-    # blocks and the numpy character classes made features() take 1.26 ms a page (mean
-    # of 699 pages of both sets), the compiled pass 0.92 ms.
-    if len(wanted):
-        table = _blocktext.text_stats([text_list[i] for i in wanted], ctx.title or "")
-        stats[wanted, 1] = table[:, 0]
-        stats[wanted, 3:] = table[:, 1:]
-    chars = stats[:, 0]
-    total_chars = chars.sum() or 1.0
-    depth = depths.astype(np.float64)
+def _column_bytes(columns: np.ndarray) -> bytes:
+    return np.ascontiguousarray(columns, dtype=np.int64).tobytes()
 
-    page_chars = float(agg.chars[0]) + 1.0 if len(agg.chars) else 1.0
-    scores = agg.score()
+
+@lru_cache(maxsize=8)
+def _layout(vocab: Vocabulary, columns: bytes | None) -> Layout:
+    """Where each of ``columns`` (int64 bytes; None: every feature) goes."""
+    size = len(vocab.text_words)
+    widths = (
+        len(BLOCK_FEATURES),
+        len(KINDS) + 1,
+        len(NEIGHBOUR_FEATURES),
+        len(PAGE_FEATURES) + len(LD_GROUPS) + len(URL_WORDS),
+        2 * vocab.size,
+        size,
+        size,
+    )
+    return Layout(
+        None if columns is None else np.frombuffer(columns, dtype=np.int64),
+        widths,
+        _KIND_INDEX,
+        _HEADINGS,
+        vocab.text_index,
+        FLAG_IN_LINK,
+        FLAG_ROW,
+    )
+
+
+def _page_row(n: int, agg: Aggregate, sel: Selection, ctx: PageContext) -> list[float]:
+    """The page's features (PAGE_FEATURES, then LD_GROUPS and URL_WORDS), the same for
+    each of its ``n`` blocks."""
     winner = sel.winner
-    win_score = float(scores[winner]) if winner >= 0 else 0.0
-    win_score = win_score or 1.0
-
-    def element_stats(elements: np.ndarray) -> list[np.ndarray]:
-        missing = elements < 0
-        if not len(agg.chars):
-            # No element at all: Config(max_depth=1) reads the body whole, and
-            # indexing the empty arrays raised IndexError (found by the fuzzer).
-            return [np.full(len(elements), -1.0) for _ in range(4)]
-        safe = np.where(missing, 0, elements)
-        e_chars = agg.chars[safe]
-        denominator = np.maximum(e_chars, 1.0)
-        return [
-            np.where(missing, -1.0, np.log((e_chars + 1.0) / page_chars)),
-            np.where(missing, -1.0, agg.a_chars[safe] / denominator),
-            np.where(missing, -1.0, agg.p_chars[safe] / denominator),
-            np.where(missing, -1.0, scores[safe] / win_score),
-        ]
-
-    path_best = np.zeros(n)
-    if n and len(agg.element_of):
-        np.maximum.at(path_best, agg.block_of, scores[agg.element_of] / win_score)
-
-    # The matrix is written feature-major, one group of columns after the other, and
-    # of each group only the tested columns. Inference tests 513 of the 1,878
-    # features: stacking every column in float64 (np.column_stack, a one-hot of the
-    # kinds, the mask bits and says/under words of the whole vocabulary for every
-    # block) and then gathering the tested ones made features() take 2.13 ms at the
-    # median dev page, writing the tested columns alone 1.99 ms. float64 values become
-    # float32 on assignment, the same conversion as astype.
-    full = columns is None
-    if columns is None:
-        columns = np.arange(len(feature_names(vocab)))
-    out = np.empty((len(columns), len(wanted)), dtype=np.float32)
-    if not len(wanted):
-        return out.T.copy() if full else out
-    groups = _Groups(columns)
-    pick = slice(None) if rows is None else rows
-
-    log_chars = np.log1p(chars)
-    link = np.minimum(stats[:, 2], 1.0)
-    first, tested = groups.take(len(BLOCK_FEATURES))
-    if len(tested):
-        per_block = [
-            log_chars,
-            np.log1p(stats[:, 1]),
-            link,
-            stats[:, 3],
-            stats[:, 4],
-            stats[:, 5],
-            stats[:, 6],
-            stats[:, 7],
-            stats[:, 8],
-            stats[:, 9],
-            stats[:, 10],
-            stats[:, 11],
-            depth,
-            sel.in_root,
-            sel.noise,
-            (flags & FLAG_IN_LINK) > 0,
-            (flags & FLAG_ROW) > 0,
-            np.arange(n) / max(n, 1),
-            (np.cumsum(chars) - chars) / total_chars,
-            np.array([shapes[k] for k in shape_keys], dtype=np.float64) / max(n, 1),
-            np.array([texts[t] for t in text_list], dtype=np.float64),
-            path_best,
-            *element_stats(up[0]),
-            *element_stats(up[1]),
-            *element_stats(up[2]),
-        ]
-        _write(out, first, tested, per_block, pick)
-
-    first, tested = groups.take(len(KINDS) + 1)
-    out[first : first + len(tested)] = kinds[pick] == tested[:, None]
-
-    first, tested = groups.take(len(NEIGHBOUR_FEATURES))
-    if len(tested):
-        # The four series as the rows of one matrix: each shift and the windows of
-        # all four are one numpy step, not one per series (eight shift and four window
-        # helper calls). These 13 features took 0.091 ms for 110 blocks, now 0.059 ms,
-        # with the same values: cumsum accumulates each row in order, as a 1-d array.
-        series = np.stack([log_chars, link, _IS_HEADING[kinds], sel.in_root.astype(np.float64)])
-        before = np.zeros_like(series)
-        before[:, 1:] = series[:, :-1]
-        after = np.zeros_like(series)
-        after[:, :-1] = series[:, 1:]
-        window = _window(series, 2)
-        neighbours = [*before, *after, window[3], window[1], window[0], window[2], _runs(series[3])]
-        _write(out, first, tested, neighbours, pick)
-
     og = (ctx.og_type or "").strip().lower()
     path = url_path(ctx.url).lower()
     path_words = set(_WORD.findall(path.replace("_", " ")))
@@ -327,130 +252,12 @@ def features(
     ]
     page_row += [1.0 if ctx.ld_types & members else 0.0 for _, members in LD_GROUPS]
     page_row += [1.0 if w in path_words else 0.0 for w in URL_WORDS]
-    first, tested = groups.take(len(page_row))
-    out[first : first + len(tested)] = np.asarray(page_row)[tested][:, None]
-
-    first, tested = groups.take(2 * vocab.size)
-    if len(tested):
-        # The tested bits of the blocks' ancestor bit sets, compiled: each bit's row
-        # is written straight from the bytes of the sets. The distinct (near, far)
-        # pairs unpacked by numpy, gathered and converted to float32 took 0.085 ms a
-        # page, this 0.060 ms (mean of 699 pages of both sets, the calls alone).
-        _blocktext.mask_bits(
-            blocks,
-            None if rows is None else rows.astype(np.intp, copy=False),
-            vocab.size,
-            tested.astype(np.intp, copy=False),
-            out[first : first + len(tested)],
-        )
-
-    size = len(vocab.text_words)
-    says_first, says_tested = groups.take(size)
-    under_first, under_tested = groups.take(size)
-    if len(says_tested) or len(under_tested):
-        out[says_first : under_first + len(under_tested)] = 0.0
-        index = (
-            vocab.text_index if full else _tested_words(vocab, columns.astype(np.int64).tobytes())
-        )
-        # The words short blocks and headings say, compiled (see _blocktext): with the
-        # Python loop (a lowered copy and a regex findall per short block) features()
-        # took 0.92 ms a page, with the compiled one 0.80 ms (mean of 699 pages).
-        marked = None
-        if rows is not None:
-            marked = np.zeros(n, dtype=np.uint8)
-            marked[rows] = 1
-        said_rows, said_words, stretches = _blocktext.word_hits(
-            text_list, _IS_HEADING_BYTE[kinds], index, marked
-        )
-        # Output row of each tested word column, output column of each wanted block.
-        says_at = dict(zip(says_tested.tolist(), range(says_first, under_first), strict=True))
-        under_rows = range(under_first, under_first + len(under_tested))
-        under_at = dict(zip(under_tested.tolist(), under_rows, strict=True))
-        column_of = range(n) if rows is None else {block: k for k, block in enumerate(wanted)}
-        for block, word in zip(said_rows, said_words, strict=True):
-            row = says_at.get(word)
-            if row is not None and block in column_of:
-                out[row, column_of[block]] = 1.0
-        for start, end, hits in stretches:
-            lo, hi = bisect_left(wanted, start), bisect_left(wanted, end)
-            for word in hits:
-                row = under_at.get(word)
-                if row is not None:
-                    out[row, lo:hi] = 1.0
-    return out.T.copy() if full else out
-
-
-class _Groups:
-    """The tested columns of each group of features, taken in the order of
-    ``feature_names``: the first output row of the group and the tested columns'
-    indices within the group."""
-
-    def __init__(self, columns: np.ndarray) -> None:
-        self.columns = columns
-        self.start = 0
-
-    def take(self, width: int) -> tuple[int, np.ndarray]:
-        lo, hi = np.searchsorted(self.columns, (self.start, self.start + width))
-        tested = self.columns[lo:hi] - self.start
-        self.start += width
-        return int(lo), tested
-
-
-def _write(
-    out: np.ndarray,
-    first: int,
-    tested: np.ndarray,
-    group: list[np.ndarray],
-    pick: slice | np.ndarray,
-) -> None:
-    """Write the ``tested`` columns of a group (one array per feature, over all blocks)
-    as rows of ``out`` from row ``first``, for the blocks ``pick`` selects."""
-    for row, column in enumerate(tested.tolist(), first):
-        out[row] = group[column][pick]
-
-
-_IS_HEADING = np.zeros(len(KINDS) + 1)
-_IS_HEADING[[_KIND_INDEX[h] for h in _HEADINGS]] = 1.0
-_IS_HEADING_BYTE = _IS_HEADING.astype(np.uint8)
-
-
-def _window(a: np.ndarray, radius: int) -> np.ndarray:
-    """Mean over the blocks within ``radius`` of each block, for each row of ``a``
-    (one row per series, one column per block)."""
-    n = a.shape[-1]
-    csum = np.zeros((*a.shape[:-1], n + 1))
-    np.cumsum(a, axis=-1, out=csum[..., 1:])
-    index = np.arange(n)
-    lo = np.maximum(index - radius, 0)
-    hi = np.minimum(index + radius + 1, n)
-    return (csum[..., hi] - csum[..., lo]) / (hi - lo)
-
-
-def _runs(a: np.ndarray) -> np.ndarray:
-    """Length of the run of equal values each block belongs to, as a share of blocks."""
-    n = len(a)
-    change = np.flatnonzero(np.diff(a)) + 1
-    starts = np.concatenate([[0], change])
-    lengths = np.diff(np.concatenate([starts, [n]]))
-    return np.repeat(lengths / n, lengths)
+    return page_row
 
 
 # The most words of a block that says them (tools/train_blockmodel.py builds the
 # vocabulary of such words with it).
 SAYS_MAX_WORDS = _blocktext.SAYS_MAX_WORDS
-
-
-@lru_cache(maxsize=8)
-def _tested_words(vocab: Vocabulary, columns: bytes) -> dict[str, int]:
-    """The text words whose "says" or "under" column is among ``columns``."""
-    wanted = set(np.frombuffer(columns, dtype=np.int64).tolist())
-    size = len(vocab.text_words)
-    says = len(feature_names(vocab)) - 2 * size
-    return {
-        word: i
-        for word, i in vocab.text_index.items()
-        if says + i in wanted or says + size + i in wanted
-    }
 
 
 def text_word_columns(
