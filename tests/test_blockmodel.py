@@ -483,7 +483,7 @@ def reference_features(
         link = np.minimum(links / chars, 1.0)
     log_chars = np.log1p(chars)
     in_root = sel.in_root.astype(np.float64)
-    scores = agg.score()
+    scores = agg.scores
     win_score = (float(scores[sel.winner]) if sel.winner >= 0 else 0.0) or 1.0
     page_chars = float(agg.chars[0]) + 1.0 if len(agg.chars) else 1.0
 

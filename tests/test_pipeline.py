@@ -151,7 +151,7 @@ def test_density_shares_never_exceed_the_total(fragments):
     assert agg.chars[0] == sum(len(b.text) for b in seg.blocks)
     assert (agg.a_chars >= 0).all() and (agg.a_chars <= agg.chars).all()
     assert (agg.p_chars >= 0).all() and (agg.p_chars <= agg.chars).all()
-    scores = agg.score()
+    scores = agg.scores
     assert (scores >= 0).all() and (scores <= agg.chars + 1e-9).all()
 
 

@@ -381,7 +381,7 @@ def assemble(
     if layout.scores:
         e_chars = _elements(agg.chars)
         elements = e_chars.shape[0]
-        scores = _elements(agg.score())
+        scores = _elements(agg.scores)
         if scores.shape[0] != elements:
             raise ValueError("one score per element")
         if winner >= elements:

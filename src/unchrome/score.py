@@ -50,15 +50,17 @@ class Aggregate:
     block_of: np.ndarray  # incidence: block index ...
     element_of: np.ndarray  # ... and one of the elements holding it
     block_chars: np.ndarray
+    scores: np.ndarray  # the density score of every element (density())
 
-    def score(self) -> np.ndarray:
-        """The density score of every element."""
-        chars = np.maximum(self.chars, 1.0)
-        return (
-            self.chars
-            * (P_BASE + P_WEIGHT * self.p_chars / chars)
-            * np.maximum(0.0, 1.0 - LINK_PENALTY * self.a_chars / chars)
-        )
+
+def density(chars: np.ndarray, p_chars: np.ndarray, a_chars: np.ndarray) -> np.ndarray:
+    """The density score of every element, from its sums."""
+    safe = np.maximum(chars, 1.0)
+    return (
+        chars
+        * (P_BASE + P_WEIGHT * p_chars / safe)
+        * np.maximum(0.0, 1.0 - LINK_PENALTY * a_chars / safe)
+    )
 
 
 def aggregate(seg: Segmentation) -> Aggregate:
@@ -74,4 +76,6 @@ def aggregate(seg: Segmentation) -> Aggregate:
         block_of=block_of,
         element_of=element_of,
         block_chars=block_chars,
+        # Computed once: the selection and the block model's features both read them.
+        scores=density(chars, p_chars, a_chars),
     )

@@ -84,7 +84,7 @@ def select_blocks(
     if not elements:
         nothing = np.zeros(n, dtype=bool)
         return Selection(-1, [], True, nothing, nothing)
-    scores = agg.score()
+    scores = agg.scores
     candidate = candidates(tags, CANDIDATE_TAGS)
     candidate[0] = False  # the segmented root is the body: never a candidate
     candidate &= agg.chars > 0
