@@ -231,6 +231,17 @@ def test_utf8_check_and_tag_count_agree_with_python(parts: list[bytes] | bytes) 
     assert tag_opens(data) == data.count(b"<")
 
 
+@pytest.mark.parametrize("length", [254, 255, 256, 509, 510, 511, 1021, 70_000])
+@pytest.mark.parametrize("unit", [b"<", b"<a", b"<<\xc3\xa9"])
+def test_tag_count_holds_over_long_runs_of_tag_opens(length: int, unit: bytes) -> None:
+    # tag_opens counts in runs of 255 bytes into a byte-sized count: a page of nothing
+    # but '<' must not wrap it.
+    from unchrome._markup import tag_opens
+
+    data = (unit * length)[:length]
+    assert tag_opens(data) == data.count(b"<")
+
+
 def test_deep_nesting_of_mixed_inline_tags():
     tags = ["span", "b", "i", "em", "a", "strong", "font", "u"]
     opening = "".join(f"<{tag}>" for tag in tags * 3_000)

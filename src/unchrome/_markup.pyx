@@ -401,18 +401,20 @@ cdef Py_ssize_t _max_tag_depth(const chars *data, Py_ssize_t n):
 
 
 def tag_opens(bytes data) -> int:
-    """How many '<' ``data`` holds (memchr from one to the next: bytes.count compares
-    every byte, 0.15 ms at the mean page of 699 of both sets)."""
-    cdef const char *start = data
-    cdef const char *at = start
-    cdef const char *end = start + len(data)
-    cdef Py_ssize_t count = 0
-    while at < end:
-        at = <const char *> memchr(at, 0x3C, end - at)
-        if at == NULL:
-            break
-        count += 1
-        at += 1
+    """How many '<' ``data`` holds. Counted in runs of 255 bytes into a byte-sized
+    count, a loop the compiler vectorises: 0.009 ms at the median news page, where
+    memchr from one '<' to the next took 0.027 ms (bytes.count, comparing every byte
+    one by one, 0.15 ms at the mean page of 699 of both sets)."""
+    cdef const unsigned char *s = data
+    cdef Py_ssize_t n = len(data), k = 0, j, run, count = 0
+    cdef unsigned char part
+    while k < n:
+        run = min(n - k, 255)
+        part = 0
+        for j in range(run):
+            part += s[k + j] == 0x3C
+        count += part
+        k += run
     return count
 
 
