@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
+from unchrome import classify
 from unchrome._dom import page_elements
 from unchrome.classify import (
     BOT_WALL_MAX_CHARS,
@@ -439,3 +442,22 @@ def test_oembed_on_long_page_is_article() -> None:
         f"</head><body>{body}</body></html>"
     )
     assert _kind("video.other", html) == "article"
+
+
+# Letters whose lowering depends on what follows (a final sigma), changes the length
+# (İ) or is folded first (curly quotes, the ellipsis), and every kind of whitespace.
+LEAD_ALPHABET = "abcΣσςΑΒİIı“”‘’…！ \t\n\u00a0\u2003\u3000\x1c.'-·" + "\u0301\u00ad"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=LEAD_ALPHABET, max_size=300), st.integers(1, 60))
+def test_the_normalised_lead_is_the_lead_of_the_normalised_text(text: str, chars: int) -> None:
+    assert classify._normalised_lead(text, chars) == classify._normalise(text)[:chars]
+
+
+def test_the_lead_of_a_text_cut_after_a_sigma_reads_it_as_the_whole_text_does() -> None:
+    # Normalising the first six characters alone lowers the Σ as a final sigma (ς):
+    # in the whole text a letter follows it (σ).
+    text = "    aΣb and more words after it"
+    assert classify._normalised_lead(text, 3) == " aσ"
+    assert classify._normalised_lead(text, 3) == classify._normalise(text)[:3]
