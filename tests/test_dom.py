@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -353,3 +354,58 @@ def test_read_links_take_the_first_href_of_each_rel_token() -> None:
         '<link rel="image_src" href="/e"></head>'
     )
     assert _dom.read_links(tree.css("link")) == {"canonical": "/a", "icon": "/a", "image_src": "/e"}
+
+
+_DATE_CLASS = re.compile(r"date|publish|posted", re.I)
+_READ_BY_TAG = frozenset({"meta", "link", "script", "base", "title", "h1", "h2"})
+
+
+def _groups_by_attrs(elements: list) -> tuple:
+    # metadata's Python loop over its elements, which metadata_groups replaced.
+    by_tag: dict[str, list] = {}
+    marked, times, dated = [], [], []
+    for node in elements:
+        tag = node.tag
+        if tag != "meta" and tag != "link":
+            attrs = node.attributes
+            if "pubdate" in attrs or "datepublished" in (attrs.get("itemprop") or "").lower():
+                marked.append(node)
+            elif tag == "time" and attrs.get("datetime"):
+                times.append(node)
+            elif _DATE_CLASS.search(attrs.get("class") or ""):
+                dated.append(node)
+            if tag not in _READ_BY_TAG or (
+                tag == "script" and "ld+json" not in (attrs.get("type") or "").lower()
+            ):
+                continue
+        by_tag.setdefault(tag, []).append(node)
+    return by_tag, marked, times, dated
+
+
+GROUP_TAGS = st.sampled_from(
+    ["meta", "link", "script", "base", "title", "h1", "h2", "time", "span", "div", "p"]
+)
+GROUP_ATTRIBUTES = st.sampled_from(
+    ['pubdate', 'pubdate=""', 'itemprop="datePublished"', 'itemprop="x DATEPUBLISHED"',
+     'itemprop="datePublİshed"', 'itemprop="date"', 'class="post-date"', 'class="UPDATED"',
+     'class="publıſh"', 'class="pubIish"', 'class="poſted"', 'class="Posted-on"',
+     'class="dat e"', 'class=""', 'datetime="2024-01-02"', 'datetime=""',
+     'type="application/LD+JSON"', 'type="text/javascript"', 'type="ld+jſon"']
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(GROUP_TAGS, st.lists(GROUP_ATTRIBUTES, max_size=3)), max_size=12))
+def test_metadata_groups_sort_the_elements_as_the_attribute_dicts_do(tags: list) -> None:
+    body = "".join(
+        f"<{tag} {' '.join(attrs)}>x</{tag}>" if tag not in ("meta", "link", "base") else
+        f"<{tag} {' '.join(attrs)}>"
+        for tag, attrs in tags
+    )  # fmt: skip
+    tree = LexborHTMLParser(f"<html><head></head><body>{body}<svg><title>t</title></svg></body>")
+    elements = list(tree.root.traverse())
+    got = _dom.metadata_groups(elements)
+    expected = _groups_by_attrs(elements)
+    assert {k: _ids(v) for k, v in got[0].items()} == {k: _ids(v) for k, v in expected[0].items()}
+    for found, wanted in zip(got[1:], expected[1:], strict=True):
+        assert _ids(found) == _ids(wanted)

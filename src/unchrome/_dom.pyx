@@ -532,11 +532,12 @@ cdef enum:
     DATA_PRELOADED_NAME = 13
     CONTENT_NAME = 14
     HTTP_EQUIV_NAME = 15
-    NAME_COUNT = 16
+    PUBDATE_NAME = 16
+    NAME_COUNT = 17
 _NAMES = (
     b"rel", b"href", b"type", b"datetime", b"itemprop", b"hidden", b"aria-hidden", b"style",
     b"role", b"aria-controls", b"aria-expanded", b"name", b"property", b"data-preloaded",
-    b"content", b"http-equiv",
+    b"content", b"http-equiv", b"pubdate",
 )  # fmt: skip
 cdef const char *NAME_TEXT[NAME_COUNT]
 cdef size_t NAME_LENGTH[NAME_COUNT]
@@ -1115,3 +1116,110 @@ def read_links(list nodes):
         for rel in rels.lower().split():
             links.setdefault(rel, href)
     return links
+
+
+# ------------------------------------------------------------ metadata's groups
+#
+# metadata sorted its elements into the lists it reads in a Python loop: the tag's
+# name, then an attribute dict of every element but <meta> and <link>: 0.031 ms at
+# the median news page.
+
+
+cdef inline Py_ssize_t _folded_at(
+    const unsigned char *data, size_t at, size_t n, unsigned char letter
+) noexcept:
+    """How many bytes at ``at`` match the lowercase ASCII ``letter`` as a case-blind
+    Python regex matches it (either case; "i" also İ and ı, "s" also ſ, in UTF-8); 0
+    when they do not."""
+    cdef unsigned char c = data[at]
+    if c == letter or (0x41 <= c <= 0x5A and c + 0x20 == letter):
+        return 1
+    if at + 1 < n:
+        if letter == 0x69 and c == 0xC4 and (data[at + 1] == 0xB0 or data[at + 1] == 0xB1):
+            return 2
+        if letter == 0x73 and c == 0xC5 and data[at + 1] == 0xBF:
+            return 2
+    return 0
+
+
+cdef bint _regex_contains(uc_attr_t *attr, const char *needle) noexcept:
+    """Whether the attribute's value holds ``needle`` (lowercase ASCII letters) as
+    ``re.search(needle, value, re.I)`` finds it: each letter in either case, and the
+    letters re folds onto "i" (İ, ı) and "s" (ſ)."""
+    cdef size_t n, start, at, k, width, length = strlen(needle)
+    cdef const unsigned char *data
+    if attr == NULL or attr.value == NULL or attr.value.data == NULL:
+        return False
+    data = attr.value.data
+    n = attr.value.length
+    for start in range(n):
+        at = start
+        k = 0
+        while k < length and at < n:
+            width = _folded_at(data, at, n, <unsigned char> needle[k])
+            if width == 0:
+                break
+            at += width
+            k += 1
+        if k == length:
+            return True
+    return False
+
+
+# The names of the grouped tags by lexbor's tag id (static ids: the same in every
+# document), as selectolax's node.tag names them.
+cdef dict _GROUP_NAMES = {
+    META_TAG: "meta", LINK_TAG: "link", SCRIPT_TAG: "script", BASE_TAG: "base",
+    TITLE_TAG: "title", H1_TAG: "h1", H2_TAG: "h2",
+}  # fmt: skip
+
+
+cdef inline bint _filled(uc_attr_t *attr) noexcept:
+    """Whether the attribute is there with a non-empty value (attrs.get is truthy)."""
+    return attr != NULL and attr.value != NULL and attr.value.data != NULL and attr.value.length > 0
+
+
+def metadata_groups(list elements):
+    """(by_tag, marked, times, dated) of metadata's elements (page_elements), in
+    document order: by_tag the <meta>, <link>, JSON-LD <script>, <base>, <title>, <h1>
+    and <h2> elements by tag name; marked the elements with a pubdate attribute or an
+    itemprop naming datePublished; times the other <time> with a datetime; dated the
+    others whose class matches metadata's date words (date, publish, posted; as its
+    case-blind regex matches them). Each test is the one metadata's Python loop made
+    on the element's attribute dict."""
+    cdef dict by_tag = {}
+    cdef list marked = [], times = [], dated = []
+    cdef LexborNode wrapped
+    cdef uc_node_t *node
+    cdef uintptr_t tag
+    cdef uc_attr_t *cls
+    for wrapped in elements:
+        node = wrapped.node
+        tag = node.local_name
+        if tag != META_TAG and tag != LINK_TAG:
+            cls = (<uc_element_t *> node).attr_class
+            if _attribute(node, PUBDATE_NAME) != NULL or _contains(
+                _attribute(node, ITEMPROP_NAME), "datepublished"
+            ):
+                marked.append(wrapped)
+            elif tag == TIME_TAG and _filled(_attribute(node, DATETIME_NAME)):
+                times.append(wrapped)
+            elif (
+                _regex_contains(cls, "date")
+                or _regex_contains(cls, "publish")
+                or _regex_contains(cls, "posted")
+            ):
+                dated.append(wrapped)
+            if tag == SCRIPT_TAG:
+                if not _contains(_attribute(node, TYPE_NAME), "ld+json"):
+                    continue
+            elif tag != BASE_TAG and tag != TITLE_TAG and tag != H1_TAG and tag != H2_TAG:
+                continue
+        name = _GROUP_NAMES[tag]
+        group = by_tag.get(name)
+        if group is None:
+            by_tag[name] = [wrapped]
+        else:
+            (<list> group).append(wrapped)
+    return by_tag, marked, times, dated
+

@@ -25,7 +25,16 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from ._dom import bylines, itemprop, page_elements, read_links, read_meta, texts_after, texts_before
+from ._dom import (
+    bylines,
+    itemprop,
+    metadata_groups,
+    page_elements,
+    read_links,
+    read_meta,
+    texts_after,
+    texts_before,
+)
 from .formats import ARTICLE_TYPES
 from .urls import host as url_host
 from .urls import path as url_path
@@ -1198,35 +1207,12 @@ def extract_metadata(
         return Metadata()
 
 
-_DATE_CLASS = re.compile(r"date|publish|posted", re.I)
-# The tags whose matches are read by tag below; a <script class="post-date"> is no JSON-LD.
-_READ_BY_TAG = frozenset({"meta", "link", "script", "base", "title", "h1", "h2"})
-
-
 def _extract(tree: LexborHTMLParser, url: str | None, elements: list[LexborNode]) -> Metadata:
-    by_tag: dict[str, list[LexborNode]] = {}
-    marked: list[LexborNode] = []  # explicit datePublished / pubdate elements
-    times: list[LexborNode] = []
-    dated: list[LexborNode] = []  # elements whose class names a date
     # The elements metadata reads (_dom.page_elements: the head's tags, JSON-LD, h1/h2,
-    # dated elements), in document order.
-    for node in elements:
-        tag = node.tag
-        # Most matches are <meta> and <link>, whose attributes _read_meta and read_links
-        # read anyway: building the dict here too cost 0.5 µs a node for nothing.
-        if tag != "meta" and tag != "link":
-            attrs = node.attributes
-            if "pubdate" in attrs or "datepublished" in (attrs.get("itemprop") or "").lower():
-                marked.append(node)
-            elif tag == "time" and attrs.get("datetime"):
-                times.append(node)
-            elif _DATE_CLASS.search(attrs.get("class") or ""):
-                dated.append(node)
-            if tag not in _READ_BY_TAG or (
-                tag == "script" and "ld+json" not in (attrs.get("type") or "").lower()
-            ):
-                continue
-        by_tag.setdefault(tag, []).append(node)
+    # dated elements) sorted by what they are, in document order: by tag (<meta>,
+    # <link>, JSON-LD, <base>, <title>, <h1>, <h2>); explicit datePublished / pubdate
+    # elements; <time datetime>; elements whose class names a date.
+    by_tag, marked, times, dated = metadata_groups(elements)
     metas = _read_meta(by_tag.get("meta", []))
     links = read_links(by_tag.get("link", []))  # the first href of each rel token
     objects, ld_type_names = _read_json_ld(by_tag.get("script", ()))
