@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
-from unchrome import _dom, prune
+from unchrome import _dom, prune, segment
 
 PAGE = """<html><body class="page"><div id="top" class="">
 <nav class="menu main"><a href="/">Home</a><!-- a comment --></nav>
@@ -409,3 +409,30 @@ def test_metadata_groups_sort_the_elements_as_the_attribute_dicts_do(tags: list)
     assert {k: _ids(v) for k, v in got[0].items()} == {k: _ids(v) for k, v in expected[0].items()}
     for found, wanted in zip(got[1:], expected[1:], strict=True):
         assert _ids(found) == _ids(wanted)
+
+
+def _collapse_by_split(raw: str) -> str:
+    lines = [" ".join(part.split()) for part in raw.split(segment.BR)]
+    return "\n".join(line for line in lines if line)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            ["a", "b", "é", "日", "😀", " ", "\t", "\n", "\r", "\x0b", "\x1c", "\x85",
+             "\xa0", "\u2003", "\u3000", "\u200b", segment.BR]
+        ),
+        max_size=60,
+    )
+)  # fmt: skip
+def test_collapse_makes_a_blocks_text_as_split_and_join_do(raw: str) -> None:
+    assert _dom.collapse(raw) == _collapse_by_split(raw)
+
+
+def test_a_links_characters_leave_out_the_whitespace_around_it() -> None:
+    body = LexborHTMLParser(
+        "<p>Read <a href=/x>\u3000 the full story \n</a> here, and more words after</p>"
+    ).body
+    (block,) = _dom.segment(body).blocks
+    assert block.link_chars == len("the full story")

@@ -21,6 +21,7 @@ a layout that moved would be read as garbage.
 """
 
 from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_DecodeUTF8
+from libc.stdlib cimport free, malloc
 from libc.stdint cimport uintptr_t
 from libc.string cimport memcmp, strlen
 
@@ -61,6 +62,7 @@ cdef int SKIP_ACTION = _SKIP, INLINE_ACTION = _INLINE
 cdef frozenset BLOCK_TAG_SET = BLOCK_TAGS, HEADING_SET = HEADINGS, CARD_SET = CARD_BLOCKS
 cdef frozenset LENGTH_FILTERED_SET = LENGTH_FILTERED
 cdef str LINE_BREAK = BR
+cdef Py_UCS4 LINE_BREAK_CHAR = ord(BR)
 
 
 def _check_selectolax() -> None:
@@ -73,6 +75,13 @@ def _check_selectolax() -> None:
 
 
 _check_selectolax()
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object text)
+    void *PyUnicode_DATA(object text)
+    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t index) nogil
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
+    int PyUnicode_4BYTE_KIND
 
 cdef extern from *:
     """
@@ -220,6 +229,60 @@ cdef inline object _class_id(uc_node_t *node):
     return f"{cls or ''} {ident or ''}"
 
 
+cpdef str collapse(str raw):
+    """A block's buffered text as its text: the whitespace runs of each line (lines end
+    at LINE_BREAK) made one space, each line stripped, the lines that keep anything
+    joined with newlines, as ``"\\n".join(line for line in (" ".join(part.split())
+    for part in raw.split(LINE_BREAK)) if line)`` makes it (whitespace: str.split's).
+    In one pass into one buffer: the split and join made a string of every word,
+    0.057 ms a page at the median news pages."""
+    cdef Py_ssize_t n = len(raw), i, out = 0
+    cdef int kind = PyUnicode_KIND(raw)
+    cdef void *data = PyUnicode_DATA(raw)
+    cdef Py_UCS4 c
+    cdef Py_UCS4 *buffer
+    cdef bint space = False, line = False, newline = False
+    if n == 0:
+        return ""
+    buffer = <Py_UCS4 *> malloc(n * sizeof(Py_UCS4))
+    if buffer == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            if c == LINE_BREAK_CHAR:
+                newline = newline or line
+                line = space = False
+            elif Py_UNICODE_ISSPACE(c):
+                space = line
+            else:
+                if newline:
+                    buffer[out] = 0x0A
+                    out += 1
+                elif space:
+                    buffer[out] = 0x20
+                    out += 1
+                newline = space = False
+                buffer[out] = c
+                out += 1
+                line = True
+        return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buffer, out)
+    finally:
+        free(buffer)
+
+
+cdef inline Py_ssize_t _stripped_length(str text) noexcept:
+    """len(text.strip()), without the stripped copy."""
+    cdef Py_ssize_t start = 0, end = len(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
+    while start < end and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, start)):
+        start += 1
+    while end > start and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end - 1)):
+        end -= 1
+    return end - start
+
+
 cdef inline object _block_text(uc_node_t *node, bint buffered):
     """The text a text node adds to the block being read, or None: whitespace before
     a block's first words is dropped by flush() anyway (and counts no link
@@ -298,11 +361,7 @@ def segment(
         link_chars = 0
         block_flags = flags | sticky
         sticky = 0
-        if LINE_BREAK in raw:
-            lines = [" ".join(part.split()) for part in raw.split(LINE_BREAK)]
-            text = "\n".join([line for line in lines if line])
-        else:
-            text = " ".join(raw.split())
+        text = collapse(raw)
         if not text:
             return
         if kind in LENGTH_FILTERED_SET and len(text) < SHORT_PARAGRAPH_CHARS:
@@ -343,7 +402,7 @@ def segment(
                 buf.append(content)
                 buf_nodes.append(_wrap(node, parser))
                 if in_a:
-                    link_chars += len(content.strip())
+                    link_chars += _stripped_length(content)
         elif action == BR_ACTION:
             buf.append(LINE_BREAK)
         elif action == PRE_ACTION or (
@@ -423,7 +482,7 @@ def segment(
                     buf.append(content)
                     buf_nodes.append(_wrap(child, parser))
                     if in_a or tag == "a":
-                        link_chars += len(content.strip())
+                        link_chars += _stripped_length(content)
                 if mark:
                     sticky |= mark
             else:
