@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from . import blockmodel, classify, fallbacks, feed, metadata, prune, render, score, segment, select
-from ._dom import page_elements
+from ._dom import collapse, page_elements
 from .config import DEFAULT_CONFIG, Config, Favor
 from .decode import decode
 from .errors import (
@@ -246,7 +246,8 @@ class Extractor:
         # 9: on the unfiltered text: a "deleted post" notice is often shorter than
         # min_paragraph_chars and would vanish, leaving only a "back" link.
         if len(text) <= classify.BOT_WALL_MAX_CHARS:
-            screen = " ".join(content.screen_text().split())
+            # Its whitespace collapsed (no NUL reaches here: see segment.BR).
+            screen = collapse(content.screen_text())
             classify.classify_block(meta.title, screen or _page_text(tree))
         else:
             classify.classify_block(meta.title, text)
