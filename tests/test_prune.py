@@ -1,6 +1,6 @@
-"""prune's compiled readings (unchrome._dom's text_length, in_code, named_kind, slug_id,
-hidden_attributes, neighbour_text) give what the selectolax readings they replaced
-give, on generated markup and on hand-made cases."""
+"""prune's compiled readings (unchrome._dom's text_length, in_code, first_heading,
+named_kind, slug_id, hidden_attributes, neighbour_text) give what the selectolax
+readings they replaced give, on generated markup and on hand-made cases."""
 
 from __future__ import annotations
 
@@ -21,9 +21,11 @@ CHARACTERS = [
     "İ", "中", "😀", "&amp;", "&nbsp;", "\x00",
 ]  # fmt: skip
 TEXT = st.lists(st.sampled_from(CHARACTERS), max_size=12).map("".join)
-TAGS = st.sampled_from(
-    ["div", "p", "a", "span", "pre", "code", "article", "main", "section", "b", "mi", "x-y"]
-)
+TAG_NAMES = [
+    "div", "p", "a", "span", "pre", "code", "article", "main", "section", "b", "mi", "x-y", "h1",
+    "h3", "h6",
+]  # fmt: skip
+TAGS = st.sampled_from(TAG_NAMES)
 NAMES = [
     "role", "Role", "id", "class", "hidden", "aria-hidden", "style", "aria-labelledby",
     "xlink:role", "data-x",
@@ -92,6 +94,9 @@ def _check(tree: LexborHTMLParser) -> None:
         if not node.is_element_node:
             continue
         assert _dom.in_code(node) == _selectolax_in_code(node)
+        heading = _dom.first_heading(node)
+        expected = node.css_first("h1, h2, h3, h4, h5, h6")
+        assert (heading and heading.mem_id) == (expected and expected.mem_id)
         assert _dom.named_kind(node) == _selectolax_kind(node)
         ident = node.id
         slug = _dom.slug_id(node, prune.HEADING_ANCHOR_MIN_WORDS)

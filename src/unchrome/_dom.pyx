@@ -1401,3 +1401,25 @@ def neighbour_text(LexborNode node):
     if after != NULL and after.local_name == TEXT_TAG:
         parts.append(_text(after))
     return " ".join(parts)
+
+
+cdef uintptr_t H3_TAG, H4_TAG, H5_TAG, H6_TAG
+H3_TAG, H4_TAG, H5_TAG, H6_TAG = [_judged.create_node(f"h{k}").tag_id for k in range(3, 7)]
+
+
+def first_heading(LexborNode node):
+    """``node.css_first("h1, h2, h3, h4, h5, h6")``: the first heading element under
+    ``node`` in document order, ``node`` itself included; None without one."""
+    cdef uc_node_t *start = node.node
+    cdef uc_node_t *current = start
+    cdef uintptr_t tag
+    while current != NULL:
+        if current.type == ELEMENT_NODE:
+            tag = current.local_name
+            if (
+                tag == H1_TAG or tag == H2_TAG or tag == H3_TAG or tag == H4_TAG
+                or tag == H5_TAG or tag == H6_TAG
+            ):
+                return _wrap(current, node.parser)
+        current = _next_in_order(current, start)
+    return None

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ._dom import (
     attached,
+    first_heading,
     hidden_attributes,
     in_code,
     named_kind,
@@ -360,11 +361,16 @@ def _in_code(node: LexborNode) -> bool:
 
 def _is_heading_anchor(node: LexborNode, ident: str) -> bool:
     """Whether ``ident`` is the slug of the node's own heading (its first h1-h6, or
-    itself), as documentation and wiki generators name sections and headings."""
+    itself), as documentation and wiki generators name sections and headings.
+
+    Ads and widgets often carry ids of three words or more ("div-gpt-ad-1234"), so
+    the heading is searched for often: found by a compiled walk (_dom.first_heading)
+    instead of a lexbor selector list of six, prune_page 0.256 -> 0.224 ms at the
+    median news pages, 0.316 -> 0.309 ms at the WCXB ones."""
     words = _ALNUM_WORD.findall(ident.lower())
     if len(words) < HEADING_ANCHOR_MIN_WORDS:
         return False
-    heading = node.css_first("h1, h2, h3, h4, h5, h6")  # the node itself included
+    heading = first_heading(node)  # node.css_first("h1, h2, h3, h4, h5, h6"), itself included
     if heading is None:
         return False
     title = _ALNUM_WORD.findall(heading.text(deep=True).lower())
