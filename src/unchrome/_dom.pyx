@@ -271,7 +271,7 @@ cpdef str collapse(str raw):
         free(buffer)
 
 
-cdef inline Py_ssize_t _stripped_length(str text) noexcept:
+cdef inline Py_ssize_t _stripped_chars(str text) noexcept:
     """len(text.strip()), without the stripped copy."""
     cdef Py_ssize_t start = 0, end = len(text)
     cdef int kind = PyUnicode_KIND(text)
@@ -402,7 +402,7 @@ def segment(
                 buf.append(content)
                 buf_nodes.append(_wrap(node, parser))
                 if in_a:
-                    link_chars += _stripped_length(content)
+                    link_chars += _stripped_chars(content)
         elif action == BR_ACTION:
             buf.append(LINE_BREAK)
         elif action == PRE_ACTION or (
@@ -482,7 +482,7 @@ def segment(
                     buf.append(content)
                     buf_nodes.append(_wrap(child, parser))
                     if in_a or tag == "a":
-                        link_chars += _stripped_length(content)
+                        link_chars += _stripped_chars(content)
                 if mark:
                     sticky |= mark
             else:
@@ -1282,3 +1282,309 @@ def metadata_groups(list elements):
             (<list> group).append(wrapped)
     return by_tag, marked, times, dated
 
+# ------------------------------------------------------------------ prune's judgements
+#
+# What prune reads of each element it judges, read off lexbor's structs: the length
+# of its visible text, whether it lies in code, its id, whether its tag or role exempts
+# it. Through selectolax each was a few attribute reads, each a Python object (or, for
+# the text, a decoded and stripped str per text node, joined).
+
+from libc.stdint cimport uint64_t
+from libc.string cimport memcpy
+
+
+cdef extern from *:
+    """
+    static inline uintptr_t uc_prefix(uc_node_t *node) { return node->prefix; }
+    """
+    uintptr_t uc_prefix(uc_node_t *node) noexcept
+
+cdef uintptr_t PRE_TAG, CODE_TAG, HTML_TAG, ARTICLE_TAG, MAIN_TAG, A_TAG, TEXT_TAG
+_judged = LexborHTMLParser("<p>text</p>")
+PRE_TAG, CODE_TAG, HTML_TAG, ARTICLE_TAG, MAIN_TAG, A_TAG = [
+    _judged.create_node(name).tag_id for name in ("pre", "code", "html", "article", "main", "a")
+]
+TEXT_TAG = _judged.css_first("p").child.tag_id  # lexbor's id for "-text"
+
+
+cdef inline uc_attr_t *_plain_attribute(uc_node_t *node, int which) noexcept:
+    """The element's attribute named number ``which`` as ``node.attrs.get`` finds it:
+    by its qualified name, so not a prefixed one (MathML's xlink:role)."""
+    cdef uc_attr_t *attr = (<uc_element_t *> node).first_attr
+    while attr != NULL:
+        if uc_prefix(&attr.node) == 0 and _named(attr.node.local_name, which):
+            return attr
+        attr = attr.next
+    return NULL
+
+
+# aria-labelledby, the one name read here that _NAMES lacks: its static id, or 0 (then
+# its attributes' ids point to hash entries holding the name; see _named).
+cdef const char *LABELLEDBY = b"aria-labelledby"
+cdef uintptr_t LABELLEDBY_ID = 0
+
+
+cdef uc_attr_t *_labelledby(uc_node_t *node) noexcept:
+    """The element's aria-labelledby attribute as ``node.attrs.get`` finds it."""
+    cdef uc_attr_t *attr = (<uc_element_t *> node).first_attr
+    cdef uc_hash_entry_t *entry
+    cdef size_t n = strlen(LABELLEDBY)
+    while attr != NULL:
+        if uc_prefix(&attr.node) == 0:
+            if attr.node.local_name < STATIC_LIMIT:
+                if LABELLEDBY_ID != 0 and attr.node.local_name == LABELLEDBY_ID:
+                    return attr
+            elif LABELLEDBY_ID == 0:
+                entry = <uc_hash_entry_t *> attr.node.local_name
+                if entry.length == n and memcmp(
+                    &entry.u.short_str[0] if n <= HASH_SHORT_SIZE else entry.u.long_str,
+                    LABELLEDBY, n,
+                ) == 0:
+                    return attr
+        attr = attr.next
+    return NULL
+
+
+def _calibrate_labelledby() -> None:
+    global LABELLEDBY_ID
+    probe = LexborHTMLParser('<p aria-labelledby="v">').css_first("p")
+    cdef uc_attr_t *attr = (<uc_element_t *> (<LexborNode> probe).node).first_attr
+    if attr == NULL:
+        raise ImportError("unchrome's compiled walk cannot read lexbor's attribute list")
+    LABELLEDBY_ID = attr.node.local_name if attr.node.local_name < STATIC_LIMIT else 0
+    if _value(_labelledby((<LexborNode> probe).node)) != "v":
+        raise ImportError("unchrome's compiled walk cannot find the attribute 'aria-labelledby'")
+
+
+_calibrate_labelledby()
+
+
+cdef inline bint _ascii_space(unsigned char c) noexcept:
+    """Whether an ASCII character is whitespace to str.strip (and str.isspace)."""
+    return c == 0x20 or 0x09 <= c <= 0x0D or 0x1C <= c <= 0x1F
+
+
+cdef inline Py_ssize_t _utf8_width(const unsigned char *data, size_t k, size_t n) noexcept:
+    """The length of the well-formed UTF-8 sequence at ``data[k]`` (a byte of 0x80 or
+    more), as CPython's strict decoder accepts it; 0 if it is not one."""
+    cdef unsigned char c = data[k], c1
+    cdef Py_ssize_t width, j
+    if 0xC2 <= c <= 0xDF:
+        width = 2
+    elif 0xE0 <= c <= 0xEF:
+        width = 3
+    elif 0xF0 <= c <= 0xF4:
+        width = 4
+    else:
+        return 0
+    if k + width > n:
+        return 0
+    c1 = data[k + 1]
+    if (
+        (c == 0xE0 and c1 < 0xA0) or (c == 0xED and c1 > 0x9F)
+        or (c == 0xF0 and c1 < 0x90) or (c == 0xF4 and c1 > 0x8F)
+    ):
+        return 0
+    for j in range(1, width):
+        if data[k + j] & 0xC0 != 0x80:
+            return 0
+    return width
+
+
+cdef inline Py_UCS4 _code_point(const unsigned char *data, Py_ssize_t width) noexcept:
+    if width == 2:
+        return ((data[0] & 0x1F) << 6) | (data[1] & 0x3F)
+    if width == 3:
+        return ((data[0] & 0x0F) << 12) | ((data[1] & 0x3F) << 6) | (data[2] & 0x3F)
+    return (
+        ((data[0] & 0x07) << 18) | ((data[1] & 0x3F) << 12) | ((data[2] & 0x3F) << 6)
+        | (data[3] & 0x3F)
+    )
+
+
+cdef inline bint _ascii_word(const unsigned char *data) noexcept:
+    """Whether the 8 bytes at ``data`` are all ASCII."""
+    cdef uint64_t word
+    memcpy(&word, data, 8)
+    return word & 0x8080808080808080ULL == 0
+
+
+cdef Py_ssize_t _stripped_length(const unsigned char *data, size_t n) except -1:
+    """``len(data.decode("utf-8", "replace").strip())`` without the str: ASCII and
+    well-formed UTF-8 are counted in place (the code points, less the whitespace at
+    either end); anything else is decoded as selectolax decodes it."""
+    cdef size_t k = 0, first, last
+    cdef Py_ssize_t width, count = 0
+    # The code points, the text checked well-formed on the way (ASCII 8 bytes a step).
+    while k < n:
+        if k + 8 <= n and _ascii_word(data + k):
+            k += 8
+            count += 8
+        elif data[k] < 0x80:
+            k += 1
+            count += 1
+        else:
+            width = _utf8_width(data, k, n)
+            if width == 0:
+                return len(PyUnicode_DecodeUTF8(<char *> data, n, "replace").strip())
+            k += width
+            count += 1
+    # Less the whitespace at the start ...
+    first = 0
+    while first < n:
+        if data[first] < 0x80:
+            if not _ascii_space(data[first]):
+                break
+            width = 1
+        else:
+            width = _utf8_width(data, first, n)
+            if not Py_UNICODE_ISSPACE(_code_point(data + first, width)):
+                break
+        first += width
+        count -= 1
+    # ... and at the end.
+    last = n
+    while last > first:
+        if data[last - 1] < 0x80:
+            if not _ascii_space(data[last - 1]):
+                break
+            width = 1
+        else:
+            width = 1
+            while data[last - width] & 0xC0 == 0x80:  # back to the sequence's lead byte
+                width += 1
+            if not Py_UNICODE_ISSPACE(_code_point(data + last - width, width)):
+                break
+        last -= width
+        count -= 1
+    return count
+
+
+def text_length(LexborNode node):
+    """``len(node.text(deep=True, strip=True, skip_empty=True))``: the length of the
+    text nodes under ``node``, each stripped."""
+    cdef uc_node_t *start = node.node
+    cdef uc_node_t *current = start
+    cdef uc_chardata_t *chars
+    cdef Py_ssize_t total = 0
+    while current != NULL:
+        if current.local_name == TEXT_TAG:
+            chars = <uc_chardata_t *> current
+            if chars.data.data != NULL:
+                total += _stripped_length(chars.data.data, chars.data.length)
+        current = _next_in_order(current, start)
+    return total
+
+
+def in_code(LexborNode node):
+    """Whether an ancestor of ``node`` below <body> is a <pre> or a <code>."""
+    cdef uc_node_t *parent = node.node.parent
+    while parent != NULL:
+        if parent.local_name == PRE_TAG or parent.local_name == CODE_TAG:
+            return True
+        if parent.local_name == BODY_TAG:
+            return False
+        parent = parent.parent
+    return False
+
+
+cdef inline bint _role_is(uc_node_t *node, const char *role) noexcept:
+    """Whether ``node.attrs.get("role") == role`` (case counts)."""
+    cdef uc_attr_t *attr = _plain_attribute(node, ROLE_NAME)
+    cdef size_t n = strlen(role)
+    return (
+        attr != NULL and attr.value != NULL and attr.value.data != NULL
+        and attr.value.length == n and memcmp(attr.value.data, role, n) == 0
+    )
+
+
+def named_kind(LexborNode node):
+    """What the tag and role of an element named like a widget say: 1 if they exempt
+    it (<html>, <body>, <article>, <main>, role="main" or "article"), 2 for a link,
+    else 0."""
+    cdef uc_node_t *element = node.node
+    cdef uintptr_t tag = element.local_name
+    if (
+        tag == HTML_TAG or tag == BODY_TAG or tag == ARTICLE_TAG or tag == MAIN_TAG
+        or _role_is(element, "main") or _role_is(element, "article")
+    ):
+        return 1
+    return 2 if tag == A_TAG else 0
+
+
+def slug_id(LexborNode node, Py_ssize_t min_words):
+    """The element's id if it may be a heading's slug, else None: None as well when
+    it is ASCII and has fewer than ``min_words`` runs of letters and digits (the
+    words of ``re.findall("[a-z0-9]+", ident.lower())``; other ids are returned,
+    since lower() can turn a non-ASCII letter into an ASCII one)."""
+    cdef uc_attr_t *attr = (<uc_element_t *> node.node).attr_id
+    cdef const unsigned char *data
+    cdef size_t k
+    cdef Py_ssize_t words = 0
+    cdef bint inside = False, alnum
+    if attr == NULL or attr.value == NULL or attr.value.data == NULL or attr.value.length == 0:
+        return None
+    data = attr.value.data
+    for k in range(attr.value.length):
+        if data[k] >= 0x80:
+            return _value(attr)
+        alnum = (48 <= data[k] <= 57) or (65 <= data[k] <= 90) or (97 <= data[k] <= 122)
+        if alnum and not inside:
+            words += 1
+        inside = alnum
+    return _value(attr) if words >= min_words else None
+
+
+def hidden_attributes(LexborNode node):
+    """What prune reads of an element that may be hidden, as ``node.attributes``
+    holds it (a missing or empty value reads None): (whether it has a hidden
+    attribute or aria-hidden="true", style, id, role, class, aria-labelledby)."""
+    cdef uc_node_t *element = node.node
+    cdef uc_attr_t *aria = _plain_attribute(element, ARIA_HIDDEN_NAME)
+    hidden = _plain_attribute(element, HIDDEN_NAME) != NULL or (
+        aria != NULL and aria.value != NULL and aria.value.data != NULL
+        and aria.value.length == 4 and memcmp(aria.value.data, b"true", 4) == 0
+    )
+    return (
+        hidden,
+        _value(_plain_attribute(element, STYLE_NAME)),
+        _value((<uc_element_t *> element).attr_id),
+        _value(_plain_attribute(element, ROLE_NAME)),
+        _value((<uc_element_t *> element).attr_class),
+        _value(_labelledby(element)),
+    )
+
+
+def neighbour_text(LexborNode node):
+    """The text of the node's previous and next siblings that are text nodes, joined
+    by a space ("" without either)."""
+    cdef uc_node_t *before = node.node.prev
+    cdef uc_node_t *after = node.node.next
+    cdef list parts = []
+    if before != NULL and before.local_name == TEXT_TAG:
+        parts.append(_text(before))
+    if after != NULL and after.local_name == TEXT_TAG:
+        parts.append(_text(after))
+    return " ".join(parts)
+
+
+cdef uintptr_t H3_TAG, H4_TAG, H5_TAG, H6_TAG
+H3_TAG, H4_TAG, H5_TAG, H6_TAG = [_judged.create_node(f"h{k}").tag_id for k in range(3, 7)]
+
+
+def first_heading(LexborNode node):
+    """``node.css_first("h1, h2, h3, h4, h5, h6")``: the first heading element under
+    ``node`` in document order, ``node`` itself included; None without one."""
+    cdef uc_node_t *start = node.node
+    cdef uc_node_t *current = start
+    cdef uintptr_t tag
+    while current != NULL:
+        if current.type == ELEMENT_NODE:
+            tag = current.local_name
+            if (
+                tag == H1_TAG or tag == H2_TAG or tag == H3_TAG or tag == H4_TAG
+                or tag == H5_TAG or tag == H6_TAG
+            ):
+                return _wrap(current, node.parser)
+        current = _next_in_order(current, start)
+    return None

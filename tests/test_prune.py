@@ -1,0 +1,183 @@
+"""prune's compiled readings (unchrome._dom's text_length, in_code, first_heading,
+named_kind, slug_id, hidden_attributes, neighbour_text) give what the selectolax
+readings they replaced give, on generated markup and on hand-made cases."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from unchrome import _dom, prune
+
+# Text with the characters the readings could get wrong: str.strip's whitespace
+# outside ASCII (no-break, ideographic, line separator, NEL), the ASCII separators
+# \x1c-\x1f that str.strip drops and lexbor keeps, multi-byte letters, entities.
+CHARACTERS = [
+    " ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "\xa0", "\u1680", "\u2000",
+    "\u2028", "\u202f", "\u3000", "\ufeff", "\u200b", "a", "Z", "7", "-", "_", "é", "ſ", "K",
+    "İ", "中", "😀", "&amp;", "&nbsp;", "\x00",
+]  # fmt: skip
+TEXT = st.lists(st.sampled_from(CHARACTERS), max_size=12).map("".join)
+TAG_NAMES = [
+    "div", "p", "a", "span", "pre", "code", "article", "main", "section", "b", "mi", "x-y", "h1",
+    "h3", "h6",
+]  # fmt: skip
+TAGS = st.sampled_from(TAG_NAMES)
+NAMES = [
+    "role", "Role", "id", "class", "hidden", "aria-hidden", "style", "aria-labelledby",
+    "xlink:role", "data-x",
+]  # fmt: skip
+VALUES = [
+    "", "main", "Main", "article", "region", "tabpanel", "true", "TRUE", "display:none", "a b",
+    "one-two_three", "One Two3 four", "x", "é-a-b", "K-a-b",
+]  # fmt: skip
+ATTRIBUTE = st.tuples(st.sampled_from(NAMES), st.one_of(st.none(), st.sampled_from(VALUES)))
+
+
+def _element(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    def tag(name: str, attributes: list[tuple[str, str | None]], inner: list[str]) -> str:
+        written = "".join(
+            f" {key}" if value is None else f' {key}="{value}"' for key, value in attributes
+        )
+        return f"<{name}{written}>{''.join(inner)}</{name}>"
+
+    return st.builds(tag, TAGS, st.lists(ATTRIBUTE, max_size=4), st.lists(children, max_size=4))
+
+
+MARKUP = st.recursive(TEXT, _element, max_leaves=20)
+# Some pages put their fragments in MathML (xlink:role is a prefixed attribute there)
+# or in a <pre>.
+WRAPPERS = st.sampled_from(["{}", "<math>{}</math>", "<pre>{}</pre>", "<code>{}</code>"])
+
+
+def _page(markup: str, wrapper: str) -> LexborHTMLParser:
+    return LexborHTMLParser(f"<html><body>{wrapper.format(markup)}</body></html>")
+
+
+def _nodes(tree: LexborHTMLParser) -> list[LexborNode]:
+    assert tree.root is not None
+    return list(tree.root.traverse(include_text=True))
+
+
+def _selectolax_in_code(node: LexborNode) -> bool:
+    parent = node.parent
+    while parent is not None:
+        tag = parent.tag
+        if tag in ("pre", "code"):
+            return True
+        if tag == "body":
+            return False
+        parent = parent.parent
+    return False
+
+
+def _selectolax_kind(node: LexborNode) -> int:
+    if node.tag in prune._EXEMPT_TAGS or node.attrs.get("role") in prune._EXEMPT_ROLES:
+        return prune._EXEMPT
+    return prune._LINK if node.tag == "a" else prune._OTHER
+
+
+def _selectolax_neighbours(node: LexborNode) -> str:
+    sides = [node.prev, node.next]
+    return " ".join(
+        side.text_content or "" for side in sides if side is not None and side.tag == "-text"
+    )
+
+
+def _check(tree: LexborHTMLParser) -> None:
+    for node in _nodes(tree):
+        assert _dom.text_length(node) == len(node.text(deep=True, strip=True, skip_empty=True))
+        assert _dom.neighbour_text(node) == _selectolax_neighbours(node)
+        if not node.is_element_node:
+            continue
+        assert _dom.in_code(node) == _selectolax_in_code(node)
+        heading = _dom.first_heading(node)
+        expected = node.css_first("h1, h2, h3, h4, h5, h6")
+        assert (heading and heading.mem_id) == (expected and expected.mem_id)
+        assert _dom.named_kind(node) == _selectolax_kind(node)
+        ident = node.id
+        slug = _dom.slug_id(node, prune.HEADING_ANCHOR_MIN_WORDS)
+        if slug is None:
+            words = re.findall("[a-z0-9]+", (ident or "").lower())
+            assert len(words) < prune.HEADING_ANCHOR_MIN_WORDS
+        else:
+            assert slug == ident
+        attrs = node.attributes
+        assert _dom.hidden_attributes(node) == (
+            "hidden" in attrs or attrs.get("aria-hidden") == "true",
+            attrs.get("style") or None,
+            attrs.get("id") or None,
+            attrs.get("role") or None,
+            attrs.get("class") or None,
+            attrs.get("aria-labelledby") or None,
+        )
+
+
+@settings(max_examples=400, deadline=None)
+@given(MARKUP, WRAPPERS)
+def test_the_compiled_readings_are_selectolaxs(markup: str, wrapper: str) -> None:
+    _check(_page(markup, wrapper))
+
+
+# Ill-formed UTF-8 that a lenient decoder might count as one character: an encoded
+# surrogate, overlong forms, a code point past U+10FFFF, cut sequences, stray bytes.
+ILL_FORMED = [
+    b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xc0\x80", b"\xc1\xbf", b"\xe0\x80\x80",
+    b"\xe0\x9f\xbf", b"\xf0\x80\x80\x80", b"\xf0\x8f\xbf\xbf", b"\xf4\x90\x80\x80",
+    b"\xf5\x80\x80\x80", b"\xe4\xb8", b"\xf0\x9f\x98", b"\x80", b"\xbf", b"\xfe", b"\xff",
+    b"\xc2\xa0", b"\xe3\x80\x80", b"\xed\x9f\xbf", b"\xf4\x8f\xbf\xbf",
+]  # fmt: skip
+BYTES = st.one_of(st.binary(max_size=6), st.sampled_from(ILL_FORMED), TEXT.map(str.encode))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(BYTES, max_size=8))
+def test_text_length_of_bytes_lexbor_could_not_decode(parts: list[bytes]) -> None:
+    # Bytes that are not UTF-8 reach the text nodes as they are (selectolax decodes
+    # them with "replace"); '<' and '&' are left out to keep the markup's shape.
+    text = b"<b>".join(part.replace(b"<", b"").replace(b"&", b"") for part in parts)
+    _check(LexborHTMLParser(b"<html><body><p>" + text + b"</p></body></html>"))
+
+
+def test_hand_cases() -> None:
+    tree = LexborHTMLParser(
+        "<html><body>"
+        '<math><mi xlink:role="main" role="x" class="ad" hidden>a</mi></math>'
+        '<div role="main" id="one Two-3">\u3000 héllo\xa0\x1c<pre><i class="c">x</i></pre></div>'
+        '<p>See <a class="popup" id="a-b">it</a> here</p><a class="popup">x</a>'
+        '<section id="é-a-b" style="display:none" aria-labelledby="h">\u2028</section>'
+        "</body></html>"
+    )
+    _check(tree)
+    mi, div, i, link, alone, section = (
+        tree.css_first(selector) for selector in ("mi", "div", "i", "p a", "body > a", "section")
+    )
+    assert [_dom.named_kind(n) for n in (mi, div, link)] == [0, 1, 2]  # xlink:role is not role
+    assert _dom.hidden_attributes(mi) == (True, None, None, "x", "ad", None)
+    # Each text node stripped on its own: "héllo" and "x".
+    assert _dom.text_length(div) == len("\u3000 héllo\xa0\x1c".strip() + "x") == 6
+    assert _dom.in_code(i) and not _dom.in_code(div)
+    assert _dom.slug_id(div, 3) == "one Two-3" and _dom.slug_id(link, 3) is None
+    assert _dom.slug_id(section, 3) == "é-a-b"  # not ASCII: left to the regex
+    assert _dom.neighbour_text(link) == "See   here" and _dom.neighbour_text(alone) == ""
+    assert _dom.text_length(section) == 0
+
+
+def test_hostile_trees_do_not_crash() -> None:
+    depth = 20_000
+    deep = LexborHTMLParser("<html><body>" + "<code><span>" * depth + "x" + "</body></html>")
+    innermost = deep.css_first("body")
+    assert innermost is not None
+    while innermost.child is not None and innermost.child.is_element_node:
+        innermost = innermost.child
+    assert _dom.in_code(innermost) and not _dom.in_code(deep.body)
+    assert _dom.text_length(deep.body) == 1
+    many = " ".join(f'a{k}="{k}"' for k in range(20_000))
+    wide = LexborHTMLParser(f'<html><body><div {many} role="main" hidden>t</div></body></html>')
+    div = wide.css_first("div")
+    assert div is not None
+    assert _dom.named_kind(div) == prune._EXEMPT
+    assert _dom.hidden_attributes(div)[:4] == (True, None, None, "main")
