@@ -27,9 +27,9 @@ from importlib import resources
 
 import numpy as np
 
-from . import _blocktext, _features
+from . import _blocktext
 from ._blocktext import ends_sentence
-from ._features import Layout, assemble
+from ._features import BLOCK_FEATURES, NEIGHBOUR_FEATURES, Layout, assemble
 from ._trees import raw_scores
 from .formats import ARTICLE_TYPES
 from .score import Aggregate
@@ -121,31 +121,13 @@ class PageContext:
 
 # --------------------------------------------------------------------------- features
 
-BLOCK_FEATURES = (
-    "log_chars", "log_words", "link_share", "punct_share", "digit_share", "upper_share",
-    "sentence_end", "mean_word_len", "lines", "stopword_share", "title_overlap",
-    "title_same", "depth", "in_root", "link_noise", "in_link", "row", "position",
-    "char_position", "repeat_shape", "repeat_text", "path_best",
-    "owner_share", "owner_link", "owner_p", "owner_score",
-    "parent_share", "parent_link", "parent_p", "parent_score",
-    "grand_share", "grand_link", "grand_p", "grand_score",
-)  # fmt: skip
-NEIGHBOUR_FEATURES = (
-    "prev_log_chars", "prev_link", "prev_heading", "prev_in_root",
-    "next_log_chars", "next_link", "next_heading", "next_in_root",
-    "win_in_root", "win_link", "win_log_chars", "win_heading",
-    "run_in_root",
-)  # fmt: skip
+# BLOCK_FEATURES and NEIGHBOUR_FEATURES, the per-block and neighbour groups, are the
+# compiled assembly's (_features), in the order it writes them.
 PAGE_FEATURES = (
     "page_log_chars", "page_log_blocks", "page_link", "page_p",
     "winner_share", "winner_link", "winner_p", "orphan", "roots",
     "og_article", "og_product", "og_website", "og_other", "url_depth", "url_date",
 )  # fmt: skip
-
-
-# The compiled assembly writes these two groups in this order.
-if (BLOCK_FEATURES, NEIGHBOUR_FEATURES) != (_features.BLOCK_FEATURES, _features.NEIGHBOUR_FEATURES):
-    raise ImportError("unchrome._features writes other per-block or neighbour features")
 
 
 def feature_names(vocab: Vocabulary) -> list[str]:
