@@ -1,6 +1,6 @@
 """The compiled parts of unchrome: the walks over the DOM (src/unchrome/_dom.pyx), the
-attribute cap's scanner (src/unchrome/_markup.pyx), the blocks' fields as arrays
-(src/unchrome/_blocks.pyx), the statistics of a block's text that the block model
+attribute cap's scanner (src/unchrome/_markup.pyx), the density score's sums over the
+blocks (src/unchrome/_blocks.pyx), the statistics of a block's text that the block model
 reads (src/unchrome/_blocktext.pyx), the block model's feature matrix
 (src/unchrome/_features.pyx) and its trees (src/unchrome/_trees.pyx), and the density
 selection's loops over the elements (src/unchrome/_select.pyx).

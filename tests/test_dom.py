@@ -402,7 +402,10 @@ def test_metadata_groups_sort_the_elements_as_the_attribute_dicts_do(tags: list)
         f"<{tag} {' '.join(attrs)}>"
         for tag, attrs in tags
     )  # fmt: skip
-    tree = LexborHTMLParser(f"<html><head></head><body>{body}<svg><title>t</title></svg></body>")
+    # In SVG the parser gives xlink:type a prefix: the dicts key it "xlink:type", so it
+    # is no script's type.
+    svg = '<svg><title>t</title><script xlink:type="application/ld+json">{}</script></svg>'
+    tree = LexborHTMLParser(f"<html><head></head><body>{body}{svg}</body>")
     elements = list(tree.root.traverse())
     got = _dom.metadata_groups(elements)
     expected = _groups_by_attrs(elements)
@@ -436,3 +439,23 @@ def test_a_links_characters_leave_out_the_whitespace_around_it() -> None:
     ).body
     (block,) = _dom.segment(body).blocks
     assert block.link_chars == len("the full story")
+
+
+@pytest.mark.parametrize(
+    "read",
+    [
+        lambda node: _dom.read_meta([node], str),
+        lambda node: _dom.read_links([node]),
+        lambda node: _dom.metadata_groups([node]),
+        _dom.named_kind,
+        lambda node: _dom.slug_id(node, 3),
+        _dom.hidden_attributes,
+    ],
+)
+def test_the_readings_of_attributes_refuse_a_node_that_is_no_element(read) -> None:
+    body = LexborHTMLParser("<p>text<!-- note --></p>").body
+    assert body is not None
+    text, comment = body.css_first("p").iter(include_text=True)
+    for node in (text, comment):
+        with pytest.raises(TypeError, match="an element"):
+            read(node)

@@ -1002,23 +1002,3 @@ def test_parsing_the_utf8_bytes_builds_the_tree_the_text_builds() -> None:
     assert body is not None and len(body.css_first("p").attributes) == 256
     deep = "<div>" * 20_000 + "x"
     assert guard_markup(deep.encode()) == guard_markup(deep) != deep
-
-
-def test_block_columns_are_the_fields_of_every_block() -> None:
-    from unchrome._blocks import block_columns
-    from unchrome.segment import Block
-
-    blocks = [
-        Block("p", "Some words here", 4, 5, 0, 0, 1, (0, 2, 4)),
-        Block("li", "x", 7, 0, 0, 0, 6, (0, 7)),
-        Block("h2", "Title", 0, 0, 0, 0, 0, (0,)),
-        Block("custom-tag", "free", -1, 0, 0, 0, 0, ()),
-    ]
-    chars, links, flags, kinds, depths, element_of, up = block_columns(blocks, {"p": 0, "h2": 5})
-    assert chars.tolist() == [15.0, 1.0, 5.0, 4.0] and links.tolist() == [5.0, 0.0, 0.0, 0.0]
-    assert flags.tolist() == [1, 6, 0, 0] and kinds.tolist() == [0, -1, 5, -1]
-    assert depths.tolist() == [3, 2, 1, 0]
-    assert element_of.tolist() == [0, 2, 4, 0, 7, 0]
-    assert up.tolist() == [[4, 7, 0, -1], [2, 0, -1, -1], [0, -1, -1, -1]]
-    empty = block_columns([], {})
-    assert [len(column) for column in empty[:6]] == [0] * 6 and empty[6].shape == (3, 0)

@@ -9,6 +9,7 @@ a tag and per-element sums as aggregate() makes them.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -163,9 +164,10 @@ def test_link_index_keeps_its_lists() -> None:
 
 
 def test_page_whose_elements_hold_no_text_selects_nothing_without_error() -> None:
-    # aggregate() sums no blocks into int64 zeros: the compiled loops still read them.
+    # Elements, but no block to sum: the sums are zeros and no candidate has text.
     seg = unchrome.segment.segment(unchrome.parse.parse("<div><div></div></div>").body)
     agg = unchrome.score.aggregate(seg)
+    assert len(seg.nodes) and not seg.blocks and agg.chars.dtype == np.float64
     sel = select.select_blocks(seg, agg)
     assert sel.winner == -1
     assert not sel.in_root.any()
@@ -184,3 +186,24 @@ def test_blocks_inside_match_the_bincount(data: st.DataObject) -> None:
     expected = np.bincount(block_of, weights=marked[element_of], minlength=blocks) > 0
     assert found.dtype == np.bool_
     assert found.tolist() == expected.tolist()
+
+
+def test_the_compiled_loops_refuse_tables_that_do_not_fit() -> None:
+    # Bounds are not checked inside the loops: what does not fit is refused at entry.
+    with pytest.raises(ValueError, match="does not come before"):
+        _select.root_owners([-1, 5_000_000], set())
+    chars = np.zeros(3)
+    with pytest.raises(ValueError, match="per element"):
+        _select.noise_elements(
+            ["div"] * 3, [], chars, chars, chars, np.zeros(3, dtype=np.int64), set(),
+            select._LINK_BLOCK_TAGS, select._DROP_IN_WINNER_TAGS, link_list_share=0.8,
+            link_list_max_fraction=0.5, cards_max_share=0.35, named_link_share=0.3,
+            named_max_chars=300,
+        )  # fmt: skip
+    with pytest.raises(ValueError, match="not an element"):
+        _select.noise_elements(
+            ["div"] * 3, [True] * 3, chars, chars, chars, np.array([0, 7, 0]), set(),
+            select._LINK_BLOCK_TAGS, select._DROP_IN_WINNER_TAGS, link_list_share=0.8,
+            link_list_max_fraction=0.5, cards_max_share=0.35, named_link_share=0.3,
+            named_max_chars=300,
+        )  # fmt: skip

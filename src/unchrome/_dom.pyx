@@ -1,7 +1,10 @@
 # cython: language_level=3
-"""The walks over the DOM, compiled: segment.segment's, prune's census of what it
-judges, and metadata's search for its elements. They read lexbor's node
-structs directly instead of through selectolax's Python attributes.
+"""The walks over the DOM and the readings of its nodes, compiled: segment.segment's
+walk (and a block's text collapsed, ``collapse``), prune's census of what it judges
+and what it reads of each (text length, role, id, hidden attributes, the heading an id
+names), metadata's search for its elements, its sorting of them and its reading of
+<meta> and <link>. They read lexbor's node structs directly instead of through
+selectolax's Python attributes.
 
 Through the Python API every node visited costs several attribute reads, each a new
 Python object (``node.child``, ``node.next``, ``node.tag_id``, ``node.text_content``,
@@ -10,8 +13,11 @@ walk keeps one (the element table, the text nodes of a block) or hands the node 
 helper written against the selectolax API (tables, permalinks, elements past the depth
 cap). segment took 1.37 ms a page before, 0.95 ms after (mean over 699 pages of both
 sets, the same blocks). What is left is mostly the Python objects the pipeline keeps,
-and memory: counting the text length of a whole body in C (lexbor's nodes read one by
-one) took 0.22 ms against selectolax's 0.27 ms, so that stayed selectolax's.
+and memory: a walk over a whole body's text nodes costs about as much in C as through
+selectolax (0.22 against 0.27 ms for a WCXB page), so the text lengths prune reads gain
+little from it (see text_length).
+
+The readings of an element's attributes take an element: each checks the node's type.
 
 Only the fields read are declared below: prefixes of lexbor's structs (lexbor 3.1.0,
 as bundled in selectolax 1.0.2; Apache-2.0, Copyright Alexander Borisov) and the C
@@ -22,8 +28,8 @@ a layout that moved would be read as garbage.
 
 from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, malloc
-from libc.stdint cimport uintptr_t
-from libc.string cimport memcmp, strlen
+from libc.stdint cimport uint64_t, uintptr_t
+from libc.string cimport memcmp, memcpy, strlen
 
 import selectolax
 from selectolax.lexbor import LexborHTMLParser
@@ -592,11 +598,12 @@ cdef enum:
     CONTENT_NAME = 14
     HTTP_EQUIV_NAME = 15
     PUBDATE_NAME = 16
-    NAME_COUNT = 17
+    ARIA_LABELLEDBY_NAME = 17
+    NAME_COUNT = 18
 _NAMES = (
     b"rel", b"href", b"type", b"datetime", b"itemprop", b"hidden", b"aria-hidden", b"style",
     b"role", b"aria-controls", b"aria-expanded", b"name", b"property", b"data-preloaded",
-    b"content", b"http-equiv", b"pubdate",
+    b"content", b"http-equiv", b"pubdate", b"aria-labelledby",
 )  # fmt: skip
 cdef const char *NAME_TEXT[NAME_COUNT]
 cdef size_t NAME_LENGTH[NAME_COUNT]
@@ -1126,6 +1133,14 @@ cdef bint _tidy(str text):
     return not space
 
 
+cdef inline uc_node_t *_element(LexborNode node) except NULL:
+    """The node's struct, if it is an element: the readings of an element's attributes
+    read fields that other nodes lack."""
+    if node.node == NULL or node.node.type != ELEMENT_NODE:
+        raise TypeError("an element is read here, not a text node, comment or document")
+    return node.node
+
+
 def read_meta(list nodes, clean):
     """(by_property, by_name): for each <meta> of ``nodes`` with a content that
     ``clean`` leaves non-empty, its content under every key its ``property`` lists, and
@@ -1133,10 +1148,11 @@ def read_meta(list nodes, clean):
     list, the first content a key meets. Keys are lowered, "." read as ":"."""
     cdef dict by_property = {}, by_name = {}
     cdef LexborNode node
-    cdef uc_attr_t *attr
+    cdef uc_node_t *element
     cdef int which
     for node in nodes:
-        content = _value(_attribute(node.node, CONTENT_NAME))
+        element = _element(node)
+        content = _value(_plain_attribute(element, CONTENT_NAME))
         if content is None:
             continue
         # Most contents are tidy already (no entity, no run of whitespace): they are
@@ -1146,7 +1162,7 @@ def read_meta(list nodes, clean):
             if content is None:
                 continue
         for which in (PROPERTY_NAME, NAME_NAME, HTTP_EQUIV_NAME, ITEMPROP_NAME):
-            keys = _value(_attribute(node.node, which))
+            keys = _value(_plain_attribute(element, which))
             if keys is None:
                 continue
             target = by_property if which == PROPERTY_NAME else by_name
@@ -1162,14 +1178,16 @@ def read_links(list nodes):
     <link> elements ``nodes``."""
     cdef dict links = {}
     cdef LexborNode node
+    cdef uc_node_t *element
     for node in nodes:
-        href = _value(_attribute(node.node, HREF_NAME))
+        element = _element(node)
+        href = _value(_plain_attribute(element, HREF_NAME))
         if href is None:
             continue
         href = href.strip()
         if not href:
             continue
-        rels = _value(_attribute(node.node, REL_NAME))
+        rels = _value(_plain_attribute(element, REL_NAME))
         if rels is None:
             continue
         for rel in rels.lower().split():
@@ -1253,15 +1271,15 @@ def metadata_groups(list elements):
     cdef uintptr_t tag
     cdef uc_attr_t *cls
     for wrapped in elements:
-        node = wrapped.node
+        node = _element(wrapped)
         tag = node.local_name
         if tag != META_TAG and tag != LINK_TAG:
             cls = (<uc_element_t *> node).attr_class
-            if _attribute(node, PUBDATE_NAME) != NULL or _contains(
-                _attribute(node, ITEMPROP_NAME), "datepublished"
+            if _plain_attribute(node, PUBDATE_NAME) != NULL or _contains(
+                _plain_attribute(node, ITEMPROP_NAME), "datepublished"
             ):
                 marked.append(wrapped)
-            elif tag == TIME_TAG and _filled(_attribute(node, DATETIME_NAME)):
+            elif tag == TIME_TAG and _filled(_plain_attribute(node, DATETIME_NAME)):
                 times.append(wrapped)
             elif (
                 _regex_contains(cls, "date")
@@ -1270,7 +1288,7 @@ def metadata_groups(list elements):
             ):
                 dated.append(wrapped)
             if tag == SCRIPT_TAG:
-                if not _contains(_attribute(node, TYPE_NAME), "ld+json"):
+                if not _contains(_plain_attribute(node, TYPE_NAME), "ld+json"):
                     continue
             elif tag != BASE_TAG and tag != TITLE_TAG and tag != H1_TAG and tag != H2_TAG:
                 continue
@@ -1289,8 +1307,6 @@ def metadata_groups(list elements):
 # it. Through selectolax each was a few attribute reads, each a Python object (or, for
 # the text, a decoded and stripped str per text node, joined).
 
-from libc.stdint cimport uint64_t
-from libc.string cimport memcpy
 
 
 cdef extern from *:
@@ -1316,47 +1332,6 @@ cdef inline uc_attr_t *_plain_attribute(uc_node_t *node, int which) noexcept:
             return attr
         attr = attr.next
     return NULL
-
-
-# aria-labelledby, the one name read here that _NAMES lacks: its static id, or 0 (then
-# its attributes' ids point to hash entries holding the name; see _named).
-cdef const char *LABELLEDBY = b"aria-labelledby"
-cdef uintptr_t LABELLEDBY_ID = 0
-
-
-cdef uc_attr_t *_labelledby(uc_node_t *node) noexcept:
-    """The element's aria-labelledby attribute as ``node.attrs.get`` finds it."""
-    cdef uc_attr_t *attr = (<uc_element_t *> node).first_attr
-    cdef uc_hash_entry_t *entry
-    cdef size_t n = strlen(LABELLEDBY)
-    while attr != NULL:
-        if uc_prefix(&attr.node) == 0:
-            if attr.node.local_name < STATIC_LIMIT:
-                if LABELLEDBY_ID != 0 and attr.node.local_name == LABELLEDBY_ID:
-                    return attr
-            elif LABELLEDBY_ID == 0:
-                entry = <uc_hash_entry_t *> attr.node.local_name
-                if entry.length == n and memcmp(
-                    &entry.u.short_str[0] if n <= HASH_SHORT_SIZE else entry.u.long_str,
-                    LABELLEDBY, n,
-                ) == 0:
-                    return attr
-        attr = attr.next
-    return NULL
-
-
-def _calibrate_labelledby() -> None:
-    global LABELLEDBY_ID
-    probe = LexborHTMLParser('<p aria-labelledby="v">').css_first("p")
-    cdef uc_attr_t *attr = (<uc_element_t *> (<LexborNode> probe).node).first_attr
-    if attr == NULL:
-        raise ImportError("unchrome's compiled walk cannot read lexbor's attribute list")
-    LABELLEDBY_ID = attr.node.local_name if attr.node.local_name < STATIC_LIMIT else 0
-    if _value(_labelledby((<LexborNode> probe).node)) != "v":
-        raise ImportError("unchrome's compiled walk cannot find the attribute 'aria-labelledby'")
-
-
-_calibrate_labelledby()
 
 
 cdef inline bint _ascii_space(unsigned char c) noexcept:
@@ -1502,7 +1477,7 @@ def named_kind(LexborNode node):
     """What the tag and role of an element named like a widget say: 1 if they exempt
     it (<html>, <body>, <article>, <main>, role="main" or "article"), 2 for a link,
     else 0."""
-    cdef uc_node_t *element = node.node
+    cdef uc_node_t *element = _element(node)
     cdef uintptr_t tag = element.local_name
     if (
         tag == HTML_TAG or tag == BODY_TAG or tag == ARTICLE_TAG or tag == MAIN_TAG
@@ -1517,7 +1492,7 @@ def slug_id(LexborNode node, Py_ssize_t min_words):
     it is ASCII and has fewer than ``min_words`` runs of letters and digits (the
     words of ``re.findall("[a-z0-9]+", ident.lower())``; other ids are returned,
     since lower() can turn a non-ASCII letter into an ASCII one)."""
-    cdef uc_attr_t *attr = (<uc_element_t *> node.node).attr_id
+    cdef uc_attr_t *attr = (<uc_element_t *> _element(node)).attr_id
     cdef const unsigned char *data
     cdef size_t k
     cdef Py_ssize_t words = 0
@@ -1539,7 +1514,7 @@ def hidden_attributes(LexborNode node):
     """What prune reads of an element that may be hidden, as ``node.attributes``
     holds it (a missing or empty value reads None): (whether it has a hidden
     attribute or aria-hidden="true", style, id, role, class, aria-labelledby)."""
-    cdef uc_node_t *element = node.node
+    cdef uc_node_t *element = _element(node)
     cdef uc_attr_t *aria = _plain_attribute(element, ARIA_HIDDEN_NAME)
     hidden = _plain_attribute(element, HIDDEN_NAME) != NULL or (
         aria != NULL and aria.value != NULL and aria.value.data != NULL
@@ -1551,7 +1526,7 @@ def hidden_attributes(LexborNode node):
         _value((<uc_element_t *> element).attr_id),
         _value(_plain_attribute(element, ROLE_NAME)),
         _value((<uc_element_t *> element).attr_class),
-        _value(_labelledby(element)),
+        _value(_plain_attribute(element, ARIA_LABELLEDBY_NAME)),
     )
 
 

@@ -31,14 +31,13 @@ Every value is the one numpy computed, bit for bit (tests/test_blockmodel.py hol
 from cpython.dict cimport PyDict_GetItem, PyDict_SetDefault
 from cpython.object cimport PyObject
 from libc.stdint cimport int64_t
-from libc.string cimport memset
 
 import numpy as np
 
 from ._blocktext import mask_bits, text_stats, word_hits
 
 # The columns of the per-block group and of the neighbour group, in the order
-# ``assemble`` writes them (blockmodel checks its names against these at import).
+# ``assemble`` writes them (blockmodel takes its names from here).
 BLOCK_FEATURES = (
     "log_chars", "log_words", "link_share", "punct_share", "digit_share", "upper_share",
     "sentence_end", "mean_word_len", "lines", "stopword_share", "title_overlap",
@@ -221,7 +220,8 @@ cdef class Layout:
         }
         if sorted(kind_ids.values()) != list(range(len(kind_ids))):
             raise ValueError("kind_ids must number the kinds from 0")
-        self.kind_ids = kind_ids
+        # A copy: the tables sized from it must not outlive a change to the caller's.
+        self.kind_ids = dict(kind_ids)
         self.other_kind = len(kind_ids)
         self.heading = np.zeros(len(kind_ids) + 1, dtype=np.uint8)
         self.heading_v = self.heading

@@ -33,6 +33,8 @@ def root_owners(list parents, set roots):
             view[element] = element
         else:
             parent = parents[element]
+            if parent >= element:
+                raise ValueError(f"element {element}'s parent {parent} does not come before it")
             if parent >= 0:
                 view[element] = view[parent]
     return owner
@@ -61,10 +63,17 @@ def noise_elements(
     cdef int64_t root
     cdef double total, t_chars, links
     cdef bint link_block, named, index_page, cards_are_links
+    if not (
+        len(chrome) == chars.shape[0] == a_chars.shape[0] == card_chars.shape[0]
+        == root_of.shape[0] == n
+    ):
+        raise ValueError("one tag, chrome verdict, sum and root per element")
     doomed = np.zeros(n, dtype=np.bool_)
     cdef char[::1] view = doomed.view(np.int8)
     for element in range(n):
         root = root_of[element]
+        if root >= n:
+            raise ValueError(f"element {element}'s root {root} is not an element")
         if root < 0 or element in roots:
             continue
         tag = tags[element]
