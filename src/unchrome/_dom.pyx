@@ -201,18 +201,21 @@ cdef inline object _text(uc_node_t *node):
     return PyUnicode_DecodeUTF8(<char *> chars.data.data, chars.data.length, "replace")
 
 
+cdef inline bint _ascii_space(unsigned char c) noexcept:
+    """Whether an ASCII character is whitespace to str.strip (and str.isspace)."""
+    return c == 0x20 or 0x09 <= c <= 0x0D or 0x1C <= c <= 0x1F
+
+
 cdef inline bint _blank_only(uc_node_t *node) noexcept:
     """Whether a text node holds only whitespace that str.isspace() calls whitespace
     among the ASCII characters (and at least one): the indentation between tags,
     about half the text nodes, need not be decoded to be left out."""
     cdef uc_chardata_t *chars = <uc_chardata_t *> node
     cdef size_t k
-    cdef unsigned char c
     if chars.data.data == NULL or chars.data.length == 0:
         return False
     for k in range(chars.data.length):
-        c = chars.data.data[k]
-        if not (c == 0x20 or (0x09 <= c <= 0x0D) or (0x1C <= c <= 0x1F)):
+        if not _ascii_space(chars.data.data[k]):
             return False
     return True
 
@@ -564,17 +567,21 @@ cdef inline uc_node_t *_next_in_order(uc_node_t *node, uc_node_t *start) noexcep
 # lexbor's tag ids (static for the HTML tags) of the tags the walks name.
 cdef uintptr_t META_TAG, TITLE_TAG, H1_TAG, H2_TAG, LINK_TAG, SCRIPT_TAG, BASE_TAG
 cdef uintptr_t TIME_TAG, HEAD_TAG, FORM_TAG, BODY_TAG, NOSCRIPT_TAG
-_probe = LexborHTMLParser("")
+cdef uintptr_t PRE_TAG, CODE_TAG, HTML_TAG, ARTICLE_TAG, MAIN_TAG, A_TAG
+cdef uintptr_t H3_TAG, H4_TAG, H5_TAG, H6_TAG, TEXT_TAG
+_probe = LexborHTMLParser("<p>text</p>")
 (
     META_TAG, TITLE_TAG, H1_TAG, H2_TAG, LINK_TAG, SCRIPT_TAG, BASE_TAG, TIME_TAG, HEAD_TAG,
-    FORM_TAG, BODY_TAG, NOSCRIPT_TAG,
+    FORM_TAG, BODY_TAG, NOSCRIPT_TAG, PRE_TAG, CODE_TAG, HTML_TAG, ARTICLE_TAG, MAIN_TAG, A_TAG,
+    H3_TAG, H4_TAG, H5_TAG, H6_TAG,
 ) = [
     _probe.create_node(name).tag_id
     for name in (
         "meta", "title", "h1", "h2", "link", "script", "base", "time", "head", "form", "body",
-        "noscript",
+        "noscript", "pre", "code", "html", "article", "main", "a", "h3", "h4", "h5", "h6",
     )
 ]
+TEXT_TAG = _probe.css_first("p").child.tag_id  # lexbor's id for "-text"
 
 # The attributes the walks read besides class and id (which an element points to
 # directly). An attribute's local_name is an id: a small number for the names lexbor
@@ -1315,12 +1322,6 @@ cdef extern from *:
     """
     uintptr_t uc_prefix(uc_node_t *node) noexcept
 
-cdef uintptr_t PRE_TAG, CODE_TAG, HTML_TAG, ARTICLE_TAG, MAIN_TAG, A_TAG, TEXT_TAG
-_judged = LexborHTMLParser("<p>text</p>")
-PRE_TAG, CODE_TAG, HTML_TAG, ARTICLE_TAG, MAIN_TAG, A_TAG = [
-    _judged.create_node(name).tag_id for name in ("pre", "code", "html", "article", "main", "a")
-]
-TEXT_TAG = _judged.css_first("p").child.tag_id  # lexbor's id for "-text"
 
 
 cdef inline uc_attr_t *_plain_attribute(uc_node_t *node, int which) noexcept:
@@ -1332,11 +1333,6 @@ cdef inline uc_attr_t *_plain_attribute(uc_node_t *node, int which) noexcept:
             return attr
         attr = attr.next
     return NULL
-
-
-cdef inline bint _ascii_space(unsigned char c) noexcept:
-    """Whether an ASCII character is whitespace to str.strip (and str.isspace)."""
-    return c == 0x20 or 0x09 <= c <= 0x0D or 0x1C <= c <= 0x1F
 
 
 cdef inline Py_ssize_t _utf8_width(const unsigned char *data, size_t k, size_t n) noexcept:
@@ -1543,8 +1539,6 @@ def neighbour_text(LexborNode node):
     return " ".join(parts)
 
 
-cdef uintptr_t H3_TAG, H4_TAG, H5_TAG, H6_TAG
-H3_TAG, H4_TAG, H5_TAG, H6_TAG = [_judged.create_node(f"h{k}").tag_id for k in range(3, 7)]
 
 
 def first_heading(LexborNode node):
