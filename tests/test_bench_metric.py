@@ -199,10 +199,10 @@ def test_named_failure_is_empty_output_and_other_errors_are_crashes(tmp_path: Pa
     _write_dataset(tmp_path)
     pages, _ = bench.load_pages(tmp_path, "dev")
 
-    def failing(raw: bytes, url: str | None) -> str:
+    def failing(raw: bytes, url: str | None, content_type: str | None) -> str:
         raise _NamedFailure("nothing here")
 
-    def crashing(raw: bytes, url: str | None) -> str:
+    def crashing(raw: bytes, url: str | None, content_type: str | None) -> str:
         if b"boom" in raw:
             raise ValueError("bad page")
         return raw.decode()
@@ -226,7 +226,7 @@ def test_named_failure_is_empty_output_and_other_errors_are_crashes(tmp_path: Pa
 def test_per_type_table_has_a_row_per_type_and_all(tmp_path: Path) -> None:
     _write_dataset(tmp_path)
     pages, _ = bench.load_pages(tmp_path, "dev")
-    system = bench.System("echo", lambda raw, url: "hello world")
+    system = bench.System("echo", lambda raw, url, content_type: "hello world")
     results = bench.run_benchmark(pages, [system], progress=None)
     headers, rows = bench.per_type_table(pages, results)
     assert headers == ["type", "pages", "echo F1", "P", "R"]
@@ -340,8 +340,46 @@ def test_vs_takes_one_or_more_systems() -> None:
     assert both.vs == ["trafilatura", "resiliparse"]
     assert both.limit == 3
     assert parser.parse_args([]).vs is None
+    assert parser.parse_args(["--vs", "readability"]).vs == ["readability"]
     with pytest.raises(SystemExit):
-        parser.parse_args(["--vs", "readability"])
+        parser.parse_args(["--vs", "boilerpipe"])
+
+
+def test_suite_all_names_every_suite_and_classic_is_one() -> None:
+    parser = bench.build_parser()
+    assert parser.parse_args(["--suite", "classic"]).suite == "classic"
+    assert bench.SUITE_GROUPS["all"] == ("wcxb", "news", "classic", "readability")
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--suite", "cleaneval"])
+
+
+def test_classic_rows_become_pages_grouped_by_source_with_their_charset(tmp_path: Path) -> None:
+    rows = [
+        {"id": "d-1", "source": "dragnet", "type": "article", "url": "http://a.example/x",
+         "lang": "en", "expected": "Story text"},
+        {"id": "z-1", "source": "chinese-hand", "type": "forum", "url": "http://b.example/t",
+         "lang": "zh", "charset": "gb2312", "author": "王", "expected": "帖子"},
+    ]  # fmt: skip
+    (tmp_path / "index.json").write_text(json.dumps(rows), encoding="utf-8")
+    pages = bench.load_classic(tmp_path)
+    assert [p.page_type for p in pages] == ["dragnet", "chinese-hand forum"]
+    assert [p.content_type for p in pages] == [None, "text/html; charset=gb2312"]
+    assert pages[1].metadata == {"author": "王"}
+    assert all(p.cjk_tokens for p in pages)
+
+
+def test_readability_system_keeps_the_article_words_apart() -> None:
+    pytest.importorskip("readability")
+    system = bench.readability_system()
+    assert system is not None
+    story = "".join(
+        f"<p>Paragraph {i} of the story tells of rivers, bridges and the town.</p>"
+        for i in range(8)
+    )
+    page = f"<html><body><nav><a href='/'>Home</a></nav><article>{story}</article></body></html>"
+    text = system.extract(page.encode(), None, None)
+    assert "Paragraph 0 of the story" in text
+    assert "town.\nParagraph 1" in text  # blocks stay apart: "town.Paragraph" would be one word
 
 
 def test_resiliparse_system_extracts_the_paragraphs() -> None:
@@ -370,7 +408,7 @@ def test_repeat_keeps_each_pages_fastest_run_and_its_first_output(tmp_path: Path
     pages, _ = bench.load_pages(tmp_path, "dev")
     calls: list[int] = []
 
-    def slow_first(raw: bytes, url: str | None) -> str:
+    def slow_first(raw: bytes, url: str | None, content_type: str | None) -> str:
         calls.append(1)
         if len(calls) % 3 == 2:  # the first timed run of every page is slow
             time.sleep(0.05)
@@ -475,6 +513,6 @@ def test_metadata_agreement_is_per_field_over_the_pages_that_have_it(tmp_path: P
     for page_ in pages:
         page_.html_path.write_bytes(gzip.compress(b"<p>x</p>"))
     answers = iter([{"title": "Ferry", "date": "2025-11-12"}, {"title": "Tunnel"}])
-    table = bench.format_metadata_agreement(pages, {"sys": lambda raw, url: next(answers)})
+    table = bench.format_metadata_agreement(pages, {"sys": lambda raw, url, content_type: next(answers)})
     row = next(line for line in table.splitlines() if line.split()[:1] == ["sys"])
     assert row.split()[1:] == ["0.500", "-", "1.000"]  # title 1 of 2, no author, date 1 of 1

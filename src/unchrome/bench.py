@@ -1,6 +1,8 @@
 """Quality benchmark: word-level F1 of the extracted text against the ground truth, on
-WCXB (the dev split) and on the news set (``../shared/data/news``, other sites and
-annotators, seven languages).
+WCXB (the dev split), the news set (``../shared/data/news``, other sites and
+annotators, seven languages), the classic hand-labelled corpora
+(``../shared/data/classic``: Dragnet, CleanEval, CleanPortalEval, a Chinese set) and
+Readability.js's test pages (``../shared/data/readability``: agreement with its output).
 
 Run as ``python -m unchrome.bench``::
 
@@ -8,7 +10,9 @@ Run as ``python -m unchrome.bench``::
     python -m unchrome.bench --vs trafilatura       # same pages, same process, side by side
     python -m unchrome.bench --vs trafilatura resiliparse    # both, interleaved page by page
     python -m unchrome.bench --suite news --vs trafilatura   # the news set, per group
-    python -m unchrome.bench --suite both --vs trafilatura   # one suite after the other
+    python -m unchrome.bench --suite both --vs trafilatura   # WCXB, then news
+    python -m unchrome.bench --suite classic --vs trafilatura readability  # per source
+    python -m unchrome.bench --suite all --vs trafilatura readability      # every suite
     python -m unchrome.bench --suite both --vs trafilatura --favor precision  # both sides
     python -m unchrome.bench --limit 100 --types article,forum --worst 10
     python -m unchrome.bench --vs trafilatura --json dev-pages.json --markdown
@@ -19,9 +23,13 @@ over pages, overall and per page type. On top of that, ``with`` snippets must ap
 output and ``without`` snippets (boilerplate) must not; snippets are matched as substrings
 after lower-casing and collapsing whitespace on both sides.
 
-On the news set, as its README says, each Han or kana character is one token (Chinese
-and Japanese write no spaces; a \\w+ run would make a sentence one token), pages are
-grouped by source and type, and the Chinese pages get a row of their own.
+On the news and classic sets, as their READMEs say, each Han or kana character is one
+token (Chinese and Japanese write no spaces; a \\w+ run would make a sentence one
+token), pages are grouped by source (and type), and the Chinese pages get a row of
+their own; a run over several suites ends with the Chinese pages of all of them. The
+classic set's ``charset`` (what its crawler recorded, as an HTTP header would) reaches
+every system alike: unchrome as the ``Content-Type`` it is given, the others through
+the same decoded string.
 
 The data is never copied into the repository: it is read from ``--data`` or, by default,
 from ``../shared/data/<suite>`` next to the repository (see :func:`default_data_dirs`).
@@ -61,7 +69,9 @@ PAGE_TYPES: tuple[str, ...] = (
 
 #: Where the data sits relative to the parent directory of the repository.
 DATA_SUBPATH = Path("shared", "data", "wcxb")
-SUITES = ("wcxb", "news")
+SUITES = ("wcxb", "news", "classic", "readability")
+#: ``--suite`` names that run several suites one after the other.
+SUITE_GROUPS = {"both": ("wcxb", "news"), "all": SUITES}
 
 PROGRESS_EVERY = 200
 
@@ -133,14 +143,18 @@ class Page:
     truth: str
     with_snippets: tuple[str, ...]
     without_snippets: tuple[str, ...]
-    lang: str | None = None  # the news set's language tag
-    cjk_tokens: bool = False  # each Han or kana character a token (the news set)
+    lang: str | None = None  # the news and classic sets' language tag
+    cjk_tokens: bool = False  # each Han or kana character a token (news, classic)
+    # What a crawler recorded of the page's media type and charset (the classic set's
+    # charset), given to every system as an HTTP Content-Type header would be.
+    content_type: str | None = None
     # WCXB's hand-checked metadata: {"title", "author", "date"} where the page has one.
     metadata: dict[str, str] = field(default_factory=dict)
 
     def read_html(self) -> bytes:
         """The captured page as raw bytes (decompressed here, outside any timed section)."""
-        return gzip.decompress(self.html_path.read_bytes())
+        raw = self.html_path.read_bytes()
+        return gzip.decompress(raw) if self.html_path.suffix == ".gz" else raw
 
 
 def default_data_dirs() -> list[Path]:
@@ -278,7 +292,77 @@ def load_news(data_dir: Path, limit: int | None = None) -> list[Page]:
     return pages[:limit] if limit is not None else pages
 
 
-# Rows beside the groups of the news set: the Chinese pages of every group.
+def _classic_group(row: dict[str, Any]) -> str:
+    source = row["source"]
+    return f"{source} {row['type']}" if source == "chinese-hand" else source
+
+
+def load_classic(data_dir: Path, limit: int | None = None) -> list[Page]:
+    """The classic set: ``index.json`` rows grouped by ``source`` (the Chinese set by
+    source and type: its forum threads apart from its articles); ``charset``, where the
+    corpus recorded one, becomes the page's Content-Type."""
+    rows = json.loads((data_dir / "index.json").read_text(encoding="utf-8"))
+    pages = [
+        Page(
+            file_id=row["id"],
+            page_type=(
+                f"{row['source']} {row['type']}"
+                if row["source"] == "chinese-hand"
+                else row["source"]
+            ),
+            url=row.get("url") or None,
+            html_path=data_dir / "pages" / f"{row['id']}.html.gz",
+            truth=row["expected"],
+            with_snippets=(),
+            without_snippets=(),
+            lang=row.get("lang"),
+            cjk_tokens=True,
+            content_type=f"text/html; charset={row['charset']}" if row.get("charset") else None,
+            metadata={k: row[k] for k in ("author", "date") if isinstance(row.get(k), str)},
+        )
+        for row in rows
+    ]
+    return pages[:limit] if limit is not None else pages
+
+
+def load_readability(data_dir: Path, limit: int | None = None) -> list[Page]:
+    """Readability.js's test pages: the truth is the text of its ``expected.html``
+    (Readability.js's own output, so this measures agreement with it, not truth)."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    pages = []
+    for folder in sorted((data_dir / "test-pages").iterdir()):
+        expected, source = folder / "expected.html", folder / "source.html"
+        if not expected.is_file() or not source.is_file():
+            continue
+        tree = LexborHTMLParser(expected.read_text(encoding="utf-8"))
+        truth = tree.body.text(separator=" ") if tree.body is not None else ""
+        pages.append(
+            Page(
+                folder.name, "readability", "http://fakehost/test/page.html", source, truth, (), ()
+            )
+        )
+    return pages[:limit] if limit is not None else pages
+
+
+def load_suite(
+    suite: str,
+    data_dir: Path,
+    split: str = "dev",
+    types: Sequence[str] | None = None,
+    limit: int | None = None,
+) -> tuple[list[Page], list[str]]:
+    """One suite's pages and the ids skipped for want of a ground truth (WCXB only)."""
+    if suite == "news":
+        return load_news(data_dir, limit), []
+    if suite == "classic":
+        return load_classic(data_dir, limit), []
+    if suite == "readability":
+        return load_readability(data_dir, limit), []
+    return load_pages(data_dir, split, types, limit)
+
+
+# Rows beside the groups of the news and classic sets: the Chinese pages of every group.
 NEWS_EXTRA_ROWS: dict[str, Callable[[Page], bool]] = {
     "Chinese pages": lambda page: page.lang == "zh",
 }
@@ -291,19 +375,20 @@ NEWS_EXTRA_ROWS: dict[str, Callable[[Page], bool]] = {
 class System:
     """An extractor under test.
 
-    ``extract(raw_bytes, url) -> text`` is the timed section, so it must contain all the
-    work from raw bytes to plain text (decoding included) for the timings to compare.
+    ``extract(raw_bytes, url, content_type) -> text`` is the timed section, so it must
+    contain all the work from raw bytes to plain text (decoding included) for the
+    timings to compare; ``content_type`` is what a crawler recorded (mostly None).
     Exceptions listed in ``expected_errors`` are the system's named "nothing to extract"
     answers and score as empty output; anything else is a crash.
     """
 
     name: str
-    extract: Callable[[bytes, str | None], str]
+    extract: Callable[[bytes, str | None, str | None], str]
     expected_errors: tuple[type[BaseException], ...] = ()
     note: str = ""
 
 
-def make_decoder() -> tuple[Callable[[bytes], str], str]:
+def make_decoder() -> tuple[Callable[[bytes, str | None], str], str]:
     """Bytes → str for systems that take text: unchrome's own decoder when available.
 
     Feeding trafilatura the exact string unchrome works from keeps the comparison about
@@ -311,7 +396,7 @@ def make_decoder() -> tuple[Callable[[bytes], str], str]:
     misbehaves), UTF-8 with replacement is the fallback: every dev page is valid UTF-8.
     """
 
-    def utf8(raw: bytes) -> str:
+    def utf8(raw: bytes, content_type: str | None = None) -> str:
         return raw.decode("utf-8", errors="replace")
 
     try:
@@ -324,9 +409,9 @@ def make_decoder() -> tuple[Callable[[bytes], str], str]:
     except Exception:  # absent, half-written or different API: the fallback is still fair
         return utf8, "utf-8/replace"
 
-    def unchrome_decode(raw: bytes) -> str:
+    def unchrome_decode(raw: bytes, content_type: str | None = None) -> str:
         try:
-            return decode(raw).text
+            return decode(raw, content_type=content_type).text
         except UnchromeError:
             # unchrome's refusal to decode must not be charged to the other system.
             return utf8(raw)
@@ -340,8 +425,8 @@ def unchrome_system(favor: str = "balanced") -> System:
 
     extractor = unchrome.Extractor(unchrome.Config(favor=favor))  # type: ignore[arg-type]
 
-    def run(raw: bytes, url: str | None) -> str:
-        return extractor.extract(raw, url=url).text
+    def run(raw: bytes, url: str | None, content_type: str | None = None) -> str:
+        return extractor.extract(raw, url=url, content_type=content_type).text
 
     version = getattr(unchrome, "__version__", "?")
     note = f"unchrome {version}" + (f", favor={favor}" if favor != "balanced" else "")
@@ -410,8 +495,8 @@ def unchrome_markdown_system(favor: str = "balanced") -> System:
 
     extractor = unchrome.Extractor(unchrome.Config(favor=favor))  # type: ignore[arg-type]
 
-    def run(raw: bytes, url: str | None) -> str:
-        return markdown_words(extractor.extract(raw, url=url).markdown)
+    def run(raw: bytes, url: str | None, content_type: str | None = None) -> str:
+        return markdown_words(extractor.extract(raw, url=url, content_type=content_type).markdown)
 
     return System("unchrome md", run, (unchrome.UnchromeError,), note="Markdown, as users get it")
 
@@ -425,7 +510,9 @@ class RenderingCheck:
     header_only_tables: int  # of page tables that have body rows
 
 
-def check_renderings(raw: bytes, url: str | None, cjk: bool = False) -> RenderingCheck | None:
+def check_renderings(
+    raw: bytes, url: str | None, cjk: bool = False, content_type: str | None = None
+) -> RenderingCheck | None:
     """Text (every paragraph kept: ``min_paragraph_chars=0``) against the Markdown's
     words, the title heading left aside: one selection rendered twice must agree."""
     import unchrome
@@ -434,7 +521,7 @@ def check_renderings(raw: bytes, url: str | None, cjk: bool = False) -> Renderin
     trace = Trace()
     extractor = unchrome.Extractor(unchrome.Config(min_paragraph_chars=0))
     try:
-        result = extractor.extract(raw, url=url, trace=trace)
+        result = extractor.extract(raw, url=url, content_type=content_type, trace=trace)
     except unchrome.UnchromeError:
         return None
     markdown = result.markdown
@@ -485,9 +572,9 @@ def trafilatura_system(favor: str = "balanced") -> System | None:
     decode, how = make_decoder()
     options = {"favor_precision": favor == "precision", "favor_recall": favor == "recall"}
 
-    def run(raw: bytes, url: str | None) -> str:
+    def run(raw: bytes, url: str | None, content_type: str | None = None) -> str:
         # Decoding is timed too, mirroring unchrome which starts from bytes.
-        return trafilatura.extract(decode(raw), **options) or ""
+        return trafilatura.extract(decode(raw, content_type), **options) or ""
 
     version = getattr(trafilatura, "__version__", "?")
     chosen = f", favor_{favor}=True" if favor != "balanced" else ""
@@ -510,9 +597,9 @@ def resiliparse_system(favor: str = "balanced") -> System | None:
 
     decode, how = make_decoder()
 
-    def run(raw: bytes, url: str | None) -> str:
+    def run(raw: bytes, url: str | None, content_type: str | None = None) -> str:
         # Decoding is timed too, as for trafilatura: the same string, the same clock.
-        return extract_plain_text(decode(raw), main_content=True)
+        return extract_plain_text(decode(raw, content_type), main_content=True)
 
     chosen = f", no favor option (its default for --favor {favor})" if favor != "balanced" else ""
     note = f"resiliparse {version('resiliparse')}, main_content=True{chosen}, input via {how}"
@@ -520,10 +607,45 @@ def resiliparse_system(favor: str = "balanced") -> System | None:
     return System("resiliparse", run, (HTMLParserException,), note=note)
 
 
+def readability_system(favor: str = "balanced") -> System | None:
+    """readability-lxml's article on the decoded page, or None if not installed:
+    ``Document(html).summary()``, its HTML reduced to text one block a line (a line
+    break at every block element, so that words of adjacent blocks stay apart)."""
+    try:
+        from lxml import html as lxml_html
+        from readability import Document
+        from readability.readability import Unparseable
+    except ImportError:
+        return None
+    from importlib.metadata import version
+
+    decode, how = make_decoder()
+    blocks = frozenset(("p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td",
+                        "th", "pre", "blockquote", "br", "dd", "dt", "table", "ul", "ol",
+                        "section", "article", "figcaption"))  # fmt: skip
+
+    def run(raw: bytes, url: str | None, content_type: str | None = None) -> str:
+        summary = Document(decode(raw, content_type), url=url).summary(html_partial=True)
+        if not summary.strip():
+            return ""
+        root = lxml_html.fragment_fromstring(summary, create_parent="div")
+        for element in root.iter():
+            if isinstance(element.tag, str) and element.tag in blocks:
+                element.tail = "\n" + (element.tail or "")
+        return root.text_content()
+
+    chosen = f", no favor option (its default for --favor {favor})" if favor != "balanced" else ""
+    note = f"readability-lxml {version('readability-lxml')}, summary() as text{chosen}"
+    note += f", input via {how}"
+    # A document it cannot parse is its documented "nothing to extract" answer.
+    return System("readability", run, (Unparseable,), note=note)
+
+
 #: ``--vs`` names and the functions that build those systems (None: not installed).
 OTHER_SYSTEMS: dict[str, Callable[[str], System | None]] = {
     "trafilatura": trafilatura_system,
     "resiliparse": resiliparse_system,
+    "readability": readability_system,
 }
 
 
@@ -577,7 +699,7 @@ def run_page(system: System, page: Page, raw: bytes) -> PageResult:
     text = ""
     start = time.perf_counter()
     try:
-        text = system.extract(raw, page.url)
+        text = system.extract(raw, page.url, page.content_type)
     except system.expected_errors as exc:
         error = str(getattr(exc, "code", type(exc).__name__))
     except Exception as exc:
@@ -809,22 +931,26 @@ def _same_metadata(name: str, got: str | None, truth: str) -> bool:
     return " ".join(got.split()).casefold() == " ".join(truth.split()).casefold()
 
 
-def unchrome_metadata(raw: bytes, url: str | None) -> dict[str, str | None]:
+def unchrome_metadata(
+    raw: bytes, url: str | None, content_type: str | None = None
+) -> dict[str, str | None]:
     import unchrome
 
     try:
-        result = unchrome.extract(raw, url=url)
+        result = unchrome.extract(raw, url=url, content_type=content_type)
     except unchrome.UnchromeError:
         return {}
     return {"title": result.title, "author": result.author, "date": result.date}
 
 
-def trafilatura_metadata(raw: bytes, url: str | None) -> dict[str, str | None]:
+def trafilatura_metadata(
+    raw: bytes, url: str | None, content_type: str | None = None
+) -> dict[str, str | None]:
     """trafilatura's metadata (htmldate for the date), on the same decoded input."""
     import trafilatura
 
     decode, _ = make_decoder()
-    found = trafilatura.bare_extraction(decode(raw), url=url, with_metadata=True)
+    found = trafilatura.bare_extraction(decode(raw, content_type), url=url, with_metadata=True)
     if found is None:
         return {}
     as_dict = found if isinstance(found, dict) else found.as_dict()
@@ -832,13 +958,13 @@ def trafilatura_metadata(raw: bytes, url: str | None) -> dict[str, str | None]:
 
 
 def format_metadata_agreement(
-    pages: Sequence[Page], systems: dict[str, Callable[[bytes, str | None], dict]]
+    pages: Sequence[Page], systems: dict[str, Callable[[bytes, str | None, str | None], dict]]
 ) -> str:
     """Share of the pages with a hand-checked title, author or date on which each
     system agrees (``_same_metadata``)."""
     with_truth = [p for p in pages if p.metadata]
-    found = {name: [extract(p.read_html(), p.url) for p in with_truth] for name, extract in
-             systems.items()}  # fmt: skip
+    found = {name: [extract(p.read_html(), p.url, p.content_type) for p in with_truth]
+             for name, extract in systems.items()}  # fmt: skip
     headers = ["system", *(f"{f} ({sum(f in p.metadata for p in with_truth)})"
                            for f in METADATA_FIELDS)]  # fmt: skip
     rows = []
@@ -979,14 +1105,15 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``python -m unchrome.bench`` command line."""
     parser = argparse.ArgumentParser(
         prog="python -m unchrome.bench",
-        description="Word-level F1 and timings of unchrome (and optionally trafilatura and "
-        "resiliparse) on WCXB and news.",
+        description="Word-level F1 and timings of unchrome (and optionally trafilatura, "
+        "resiliparse and readability-lxml) on WCXB, news, classic and Readability.js's pages.",
     )
     parser.add_argument(
         "--suite",
-        choices=[*SUITES, "both"],
+        choices=[*SUITES, *SUITE_GROUPS],
         default="wcxb",
-        help="WCXB's dev split, the news set, or both one after the other (default: wcxb)",
+        help="WCXB's dev split, the news set, the classic corpora, Readability.js's test "
+        "pages; both (WCXB, then news) or all of them one after the other (default: wcxb)",
     )
     parser.add_argument(
         "--data", help="the suite's directory (default: ../shared/data/<suite> from cwd, then repo)"
@@ -999,7 +1126,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         choices=list(OTHER_SYSTEMS),
         metavar="SYSTEM",
-        help="also run these systems on the same pages: trafilatura, resiliparse or both",
+        help="also run these systems on the same pages: trafilatura, resiliparse, "
+        "readability (readability-lxml), or several",
     )
     parser.add_argument(
         "--favor",
@@ -1034,7 +1162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     reported in the tables and listed below them.
     """
     args = build_parser().parse_args(argv)
-    suites = SUITES if args.suite == "both" else (args.suite,)
+    suites = SUITE_GROUPS.get(args.suite, (args.suite,))
     if args.data is not None and len(suites) > 1:
         print(
             "bench: --data names one suite's directory; run the suites one by one", file=sys.stderr
@@ -1044,10 +1172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for suite in suites:
         try:
             data_dir = resolve_data_dir(args.data, suite)
-            if suite == "news":
-                pages, skipped = load_news(data_dir, args.limit), []
-            else:
-                pages, skipped = load_pages(data_dir, args.split, args.types, args.limit)
+            pages, skipped = load_suite(suite, data_dir, args.split, args.types, args.limit)
         except FileNotFoundError as exc:
             print(f"bench: {exc}", file=sys.stderr)
             return 2
@@ -1074,14 +1199,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             systems.append(other)
 
+    chinese: list[tuple[Page, dict[str, PageResult]]] = []
     for index, (suite, data_dir, pages, skipped) in enumerate(loaded):
         if index:
             print("\n")
         json_out = args.json
         if json_out is not None and len(loaded) > 1:
             json_out = json_out.with_name(f"{json_out.stem}-{suite}{json_out.suffix}")
-        _run_suite(args, suite, data_dir, pages, skipped, systems, json_out)
+        results = _run_suite(args, suite, data_dir, pages, skipped, systems, json_out)
+        chinese += [
+            (page, {name: rs[i] for name, rs in results.items()})
+            for i, page in enumerate(pages)
+            if page.lang == "zh"
+        ]
+    if len({page.html_path.parent for page, _ in chinese}) > 1:
+        print("\n")
+        print(format_chinese(chinese))
     return 0
+
+
+def format_chinese(chinese: Sequence[tuple[Page, dict[str, PageResult]]]) -> str:
+    """Mean F1 / P / R of every system over the Chinese pages of all suites run."""
+    names = list(chinese[0][1]) if chinese else []
+    headers = ["Chinese pages, every suite", "pages"]
+    rows = []
+    for name in names:
+        headers += [f"{name} F1", "P", "R"]
+        s = summarise(name, [results[name] for _, results in chinese])
+        rows += [f"{s.f1:.3f}", f"{s.precision:.3f}", f"{s.recall:.3f}"]
+    return format_table(headers, [["all", str(len(chinese)), *rows]])
 
 
 def _run_suite(
@@ -1092,9 +1238,9 @@ def _run_suite(
     skipped: list[str],
     systems: list[System],
     json_out: Path | None,
-) -> None:
-    """Run every system on one suite's pages and print its report."""
-    name = f"WCXB {args.split}" if suite == "wcxb" else "news"
+) -> dict[str, list[PageResult]]:
+    """Run every system on one suite's pages, print its report, return its results."""
+    name = f"WCXB {args.split}" if suite == "wcxb" else suite
     print(f"{name}: {len(pages)} pages from {data_dir}")
     for system in systems:
         if system.note:
@@ -1103,8 +1249,8 @@ def _run_suite(
     print(
         "  timing: raw bytes to text (decoding included) for every system, after warm-up" + best_of
     )
-    if suite == "news":
-        print("  tokens: each Han or kana character is one (the news set's rule)")
+    if any(p.cjk_tokens for p in pages):
+        print("  tokens: each Han or kana character is one (the news and classic sets' rule)")
     print()
 
     results = run_benchmark(pages, systems, repeat=args.repeat)
@@ -1112,7 +1258,7 @@ def _run_suite(
 
     print(format_table(OVERALL_HEADERS, overall_rows(summaries)))
     print()
-    extra = NEWS_EXTRA_ROWS if suite == "news" else None
+    extra = NEWS_EXTRA_ROWS if any(p.lang == "zh" for p in pages) else None
     headers, rows = per_type_table(pages, results, extra)
     print(format_table(headers, rows))
     ratios = time_ratios(summaries)
@@ -1120,10 +1266,12 @@ def _run_suite(
         print()
         print("\n".join(ratios))
     print()
-    checks = [check_renderings(p.read_html(), p.url, p.cjk_tokens) for p in pages]
+    checks = [check_renderings(p.read_html(), p.url, p.cjk_tokens, p.content_type) for p in pages]
     print(format_rendering_checks(pages, checks))
     if any(p.metadata for p in pages):
-        extractors: dict[str, Callable[[bytes, str | None], dict]] = {"unchrome": unchrome_metadata}
+        extractors: dict[str, Callable[[bytes, str | None, str | None], dict]] = {
+            "unchrome": unchrome_metadata
+        }
         if any(s.name == "trafilatura" for s in systems):
             extractors["trafilatura"] = trafilatura_metadata
         print()
@@ -1157,6 +1305,7 @@ def _run_suite(
         }
         write_json(json_out, pages, results, meta)
         print(f"\nper-page results written to {json_out}", file=sys.stderr)
+    return results
 
 
 if __name__ == "__main__":
