@@ -513,6 +513,6 @@ def test_metadata_agreement_is_per_field_over_the_pages_that_have_it(tmp_path: P
     for page_ in pages:
         page_.html_path.write_bytes(gzip.compress(b"<p>x</p>"))
     answers = iter([{"title": "Ferry", "date": "2025-11-12"}, {"title": "Tunnel"}])
-    table = bench.format_metadata_agreement(pages, {"sys": lambda raw, url, content_type: next(answers)})
+    table = bench.format_metadata_agreement(pages, {"sys": lambda *_: next(answers)})
     row = next(line for line in table.splitlines() if line.split()[:1] == ["sys"])
     assert row.split()[1:] == ["0.500", "-", "1.000"]  # title 1 of 2, no author, date 1 of 1
