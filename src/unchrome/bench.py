@@ -150,6 +150,8 @@ class Page:
     content_type: str | None = None
     # WCXB's hand-checked metadata: {"title", "author", "date"} where the page has one.
     metadata: dict[str, str] = field(default_factory=dict)
+    # WCXB's hand-made Markdown of the main content (the structure benchmark's truth).
+    truth_markdown: str | None = None
 
     def read_html(self) -> bytes:
         """The captured page as raw bytes (decompressed here, outside any timed section)."""
@@ -264,6 +266,11 @@ def load_pages(
                     )
                     if isinstance(truth.get(key), str) and truth[key].strip()
                 },
+                truth_markdown=(
+                    truth["main_content_markdown"]
+                    if isinstance(truth.get("main_content_markdown"), str)
+                    else None
+                ),
             )
         )
         if limit is not None and len(pages) >= limit:
@@ -1146,6 +1153,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="also print the overall table (timings included) and the per-type one as Markdown",
     )
     parser.add_argument(
+        "--structure",
+        action="store_true",
+        help="instead of word F1: the structure of unchrome's Markdown (headings, tables, "
+        "code, lists) against WCXB's hand-made Markdown, beside trafilatura's, per page type",
+    )
+    parser.add_argument(
         "--repeat",
         type=_positive_int,
         default=1,
@@ -1162,6 +1175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     reported in the tables and listed below them.
     """
     args = build_parser().parse_args(argv)
+    if args.structure:
+        return run_structure(args)
     suites = SUITE_GROUPS.get(args.suite, (args.suite,))
     if args.data is not None and len(suites) > 1:
         print(
@@ -1215,6 +1230,71 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len({page.html_path.parent for page, _ in chinese}) > 1:
         print("\n")
         print(format_chinese(chinese))
+    return 0
+
+
+def run_structure(args: argparse.Namespace) -> int:
+    """``--structure``: the structure metrics (bench_structure) of unchrome's Markdown
+    and trafilatura's (``output_format="markdown"``, tables and formatting on) against
+    WCXB's ``main_content_markdown``, overall and per page type."""
+    from . import bench_structure
+
+    if args.suite != "wcxb":
+        print("bench: --structure runs on WCXB (its truth has a Markdown)", file=sys.stderr)
+        return 2
+    try:
+        data_dir = resolve_data_dir(args.data, "wcxb")
+        pages, _ = load_pages(data_dir, args.split, args.types, args.limit)
+    except FileNotFoundError as exc:
+        print(f"bench: {exc}", file=sys.stderr)
+        return 2
+    pages = [p for p in pages if p.truth_markdown is not None]
+    if not pages:
+        print("bench: no pages with a main_content_markdown", file=sys.stderr)
+        return 2
+    import unchrome
+
+    extractor = unchrome.Extractor(unchrome.Config(favor=args.favor))  # type: ignore[arg-type]
+
+    def ours(raw: bytes, page: Page) -> str:
+        try:
+            return extractor.extract(raw, url=page.url, content_type=page.content_type).markdown
+        except unchrome.UnchromeError:
+            return ""
+
+    systems: dict[str, Callable[[bytes, Page], str]] = {"unchrome": ours}
+    theirs = bench_structure.trafilatura_markdown()
+    if theirs is not None:
+        decode, _ = make_decoder()
+        systems["trafilatura"] = lambda raw, page: theirs(decode(raw, page.content_type), page.url)
+    else:
+        print("bench: trafilatura is not installed; running without it", file=sys.stderr)
+    print(f"WCXB {args.split} structure: {len(pages)} pages with a Markdown truth")
+    scores: dict[str, list[bench_structure.StructureScore]] = {name: [] for name in systems}
+    for index, page in enumerate(pages, start=1):
+        raw = page.read_html()
+        title = page.metadata.get("title", "")
+        for name, run in systems.items():
+            markdown = run(raw, page)
+            scores[name].append(
+                bench_structure.score_structure(markdown, page.truth_markdown or "", title)
+            )
+        if index % PROGRESS_EVERY == 0 or index == len(pages):
+            print(f"bench: {index}/{len(pages)} pages", file=sys.stderr, flush=True)
+    headers, rows = bench_structure.format_overall(scores)
+    print(format_table(headers, rows))
+    present = {p.page_type for p in pages}
+    order = [t for t in PAGE_TYPES if t in present] + sorted(present - set(PAGE_TYPES))
+    type_headers, type_rows = bench_structure.format_by_type(
+        [p.page_type for p in pages], order, scores
+    )
+    print()
+    print(format_table(type_headers, type_rows))
+    if args.markdown:
+        print()
+        print(format_markdown(headers, rows))
+        print()
+        print(format_markdown(type_headers, type_rows))
     return 0
 
 
