@@ -461,11 +461,30 @@ _MD_EMPTY_LINK = re.compile(r"(?<!!)\[\s*\]\(")
 _MD_TABLE_RULE = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+\s*$")
 
 
+# An HTML tag, or an inline code span (kept as it is: a tag inside code is code).
+_MD_TAG_OR_CODE = re.compile(r"(`+)(?:(?!\1).)*?\1|(?<!\\)</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>", re.S)
+_MD_FENCE_LINE = re.compile(r"^\s*(?:```|~~~)")
+
+
+def _drop_tags(markdown: str) -> str:
+    """``markdown`` less its HTML tags (a ``<br>`` in a table cell, a table written as
+    HTML), except inside code blocks and code spans."""
+    out: list[str] = []
+    fenced = False
+    for line in markdown.split("\n"):
+        if _MD_FENCE_LINE.match(line):
+            fenced = not fenced
+        elif not fenced and "<" in line:
+            line = _MD_TAG_OR_CODE.sub(lambda m: m.group(0) if m.group(1) else " ", line)
+        out.append(line)
+    return "\n".join(out)
+
+
 def markdown_words(markdown: str) -> str:
     """The text a reader sees in ``markdown``: images and players left out, links reduced
-    to their anchor text, code-fence language tags, ordered-list numbers, emphasis marks
-    and backslash escapes removed."""
-    text = _MD_IMAGE.sub(" ", markdown)
+    to their anchor text, HTML tags outside code, code-fence language tags, ordered-list
+    numbers, emphasis marks and backslash escapes removed."""
+    text = _MD_IMAGE.sub(" ", _drop_tags(markdown))
     # Innermost first: a link's text may hold an image or a bracketed reference.
     while True:
         reduced = _MD_LINK.sub(r"\1", text)

@@ -77,8 +77,8 @@ def _inline_text(token: Any) -> str:
         kind = child.type
         if kind in ("text", "code_inline"):
             parts.append(child.content)
-        elif kind in ("softbreak", "hardbreak"):
-            parts.append(" ")
+        elif kind in ("softbreak", "hardbreak", "html_inline"):
+            parts.append(" ")  # a tag parts words (a <br> in a table cell)
         # image, html_inline, link_open/close, em/strong marks: no words
     return normalise("".join(parts))
 

@@ -18,7 +18,7 @@ import html_to_markdown
 from ._blocktext import word_count
 from .parse import LexborNode
 from .result import Media
-from .segment import BLOCK_TAGS, CHROME_NAMES, FLAG_ROW, MEDIA_WITH_FALLBACK, Block
+from .segment import BLOCK_TAGS, CHROME_NAMES, FLAG_ROW, HEADINGS, MEDIA_WITH_FALLBACK, Block
 from .select import Content, html_root
 from .urls import resolve
 
@@ -41,16 +41,70 @@ _VIDEO_EMBED = re.compile(r"/(?:embed|player|video)s?/|[?&]v=|\.(?:mp4|webm|m3u8
 
 def text(blocks: Sequence[Block]) -> str:
     """Plain text of blocks: items of a list (and rows of a table) one per line, other
-    blocks separated by a blank line."""
+    blocks separated by a blank line, code with its lines as the page shows them."""
     out: list[str] = []
     prev = ""
     for block in blocks:
         kind = block.kind
         if out:
             out.append("\n" if kind in _LINE_ITEMS and prev in _LINE_ITEMS else "\n\n")
-        out.append(block.text)
+        if kind == "pre" and block.nodes and block.nodes[0].tag == "pre":
+            out.append(code_text(block.nodes[0]))
+        else:
+            out.append(block.text)
         prev = kind
     return "".join(out)
+
+
+# Inside a <pre>, elements that hold one line each: highlighters write a line per
+# element (Prism's "token-line", CodeMirror's "cm-line", "code-line", "line") with no
+# line feed between them; a browser shows them on lines of their own. Not the gutter's
+# "line-number" / "lineno" spans.
+_CODE_LINE_TAGS = frozenset({"div", "p", "li", "tr", "table", "ol", "ul"})
+_CODE_LINE_CLASS = re.compile(r"(?:^|\s)(?:[\w-]*-)?line(?:\s|$)", re.I)
+
+
+def code_text(pre: LexborNode) -> str:
+    """The text of a <pre> as a browser shows it: its whitespace as it is, a line feed
+    at each <br> and around each element that holds a line (_CODE_LINE_TAGS, a
+    highlighter's line span), non-breaking spaces as spaces; blank lines at its ends
+    dropped."""
+    out: list[str] = []
+
+    def newline() -> None:
+        if out and not out[-1].endswith("\n"):
+            out.append("\n")
+
+    # An explicit stack of (node, entered): no recursion on deep markup.
+    stack: list[tuple[LexborNode, bool]] = [(pre, False)]
+    while stack:
+        node, entered = stack.pop()
+        tag = node.tag or ""
+        if entered:
+            newline()
+            continue
+        if tag == "-text":
+            out.append(node.text_content)
+            continue
+        if tag == "br":
+            out.append("\n")
+            continue
+        if tag.startswith("-"):
+            continue
+        line = node is not pre and (
+            tag in _CODE_LINE_TAGS
+            or (len(node.attrs) and _CODE_LINE_CLASS.search(node.attrs.get("class") or ""))
+        )
+        if line:
+            newline()
+            stack.append((node, True))
+        children = []
+        child = node.child
+        while child is not None:
+            children.append(child)
+            child = child.next
+        stack.extend((c, False) for c in reversed(children))
+    return "".join(out).replace("\xa0", " ").strip("\n")
 
 
 @dataclass
@@ -68,6 +122,12 @@ _VISUAL = frozenset({"img", "video", "audio", "iframe"})
 # The parts of a layout table that go (their cells become divisions).
 _LAYOUT_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "colgroup", "col"})
 _LAYOUT_CELLS = frozenset({"td", "th", "caption"})
+# A cell longer than this is a column of a page laid out with a table, not data.
+GRID_CELL_MAX_CHARS = 1200
+# A table whose text is mostly links (this share) in cells of a few words (this many
+# characters a cell on average) is a navigation bar drawn with a table.
+NAV_LINK_SHARE = 0.8
+NAV_CELL_CHARS = 30
 # Elements written as a division: the segmented root, and the containers the Markdown
 # converter drops whole (a forum that wraps its thread in a <form>; a <nav> the
 # selection kept, a documentation page's contents).
@@ -85,6 +145,7 @@ class _Open:
     visual: int
     breaks: int
     media: int
+    blank: int  # pictures without alt text before it
     names: str  # class and id, for the chrome test of a picture-only element
     layout: bool  # inside a layout table (its innermost table)
     unit: bool  # inside a kept block's element (a table row): all its text is kept
@@ -145,7 +206,7 @@ class _Writer:
         self.out: list[str] = []
         self.media: list[tuple[str, Media]] = []
         self.seen_media: set[tuple[str, str]] = set()
-        self.kept = self.dropped = self.visual = self.breaks = 0
+        self.kept = self.dropped = self.visual = self.breaks = self.blank = 0
 
     def write(self, root: LexborNode) -> str:
         stack: list[_Open] = []
@@ -180,6 +241,7 @@ class _Writer:
             if unit or mem in self.kept_ids:
                 self.out.append(escape(value, quote=False))
                 self.kept += not value.isspace()
+
             elif value.isspace():
                 self.out.append(value)
             else:
@@ -207,12 +269,16 @@ class _Writer:
             return False, False
         layout = stack[-1].layout if stack else False
         if tag == "table":
-            layout = mem not in self.data_tables
+            layout = not self._grid(node, mem in self.data_tables)
         written = tag
         if layout and tag in _LAYOUT_PARTS:
             written = ""
         elif (layout and tag in _LAYOUT_CELLS) or tag in _AS_DIVISION:
             written = "div"
+        elif tag == "a" and self._self_link(node, stack):
+            # A heading that links to itself (``## [Why flexbox?](#why_flexbox)``): a
+            # heading, not a link. Its text stays.
+            written = ""
         elif tag == "label":
             # A form's label is a span of text to a reader; the converter drops the line
             # breaks inside a label nested in another (a colour picker's swatches).
@@ -233,6 +299,7 @@ class _Writer:
             self.breaks += 1
         if tag in _VOID:
             self.visual += tag in _VISUAL
+            self.blank += tag == "img" and not (attrs.get("alt") or "").strip()
             self._collect(tag, node, attrs)
             return False, False
         names = f"{node.attrs.get('class') or ''} {node.id or ''}" if len(node.attrs) else ""
@@ -245,12 +312,14 @@ class _Writer:
                 self.visual,
                 self.breaks,
                 len(self.media),
+                self.blank,
                 names,
                 layout,
                 unit or kept_unit,
             )
         )
         self.visual += tag in _VISUAL
+        self.blank += tag in MEDIA_WITH_FALLBACK
         self._collect(tag, node, attrs)
         if tag in MEDIA_WITH_FALLBACK:
             # What a player shows where it does not play: never content. Its
@@ -266,6 +335,14 @@ class _Writer:
         kept = self.kept - frame.kept
         dropped = self.dropped - frame.dropped
         visual = self.visual - frame.visual
+        if frame.tag == "a" and not kept and visual and self.blank - frame.blank == visual:
+            # A link around pictures with no alt text (a product's gallery thumbnails,
+            # a video's poster): ``[![](…)](…)`` says nothing to a reader. The pictures
+            # stay in the media lists.
+            del self.out[frame.start :]
+            self.visual, self.blank = frame.visual, frame.blank
+            self.out.append(" ")
+            return
         if kept or (
             visual and not dropped and not (frame.names and CHROME_NAMES.search(frame.names))
         ):
@@ -280,12 +357,20 @@ class _Writer:
             if frame.tag:
                 self.out.append(f"</{frame.tag}>")
             return
+        if frame.tag in ("td", "th"):
+            # A data table's cell stays, empty, when nothing of it is content (an icon,
+            # a blank): the cells after it keep their columns.
+            del self.out[frame.start + 1 :]
+            del self.media[frame.media :]
+            self.visual, self.blank = frame.visual, frame.blank
+            self.out.append(f"</{frame.tag}>")
+            return
         # Nothing of the content inside: the element goes, with what it held. A line
         # break it held stays, unless it held a dropped block: a <span><br></span>
         # between two runs of text keeps their words apart.
         del self.out[frame.start :]
         del self.media[frame.media :]
-        self.visual = frame.visual
+        self.visual, self.blank = frame.visual, frame.blank
         if self.breaks > frame.breaks and not dropped:
             self.out.append("<br>")
         elif frame.tag in BLOCK_TAGS or "-" in frame.tag:
@@ -295,6 +380,57 @@ class _Writer:
             parent = stack[-1].tag if stack else ""
             inline = bool(parent) and parent not in BLOCK_TAGS and "-" not in parent
             self.out.append("<br>" if inline else " ")
+
+    def _self_link(self, link: LexborNode, stack: list[_Open]) -> bool:
+        """Whether a link inside a heading points at this page itself: a fragment, or
+        the page's own URL with one (a heading's anchor to its own section)."""
+        if not any(frame.tag in HEADINGS for frame in stack):
+            return False
+        href = (link.attrs.get("href") or "").strip() if len(link.attrs) else ""
+        if href.startswith("#"):
+            return True
+        if "#" not in href or not self.base_url:
+            return False
+        target = resolve(self.base_url, href)
+        return target is not None and target.split("#")[0] == self.base_url.split("#")[0]
+
+    def _grid(self, table: LexborNode, rows_read: bool) -> bool:
+        """Whether a table is a grid of data by its shape, not by its tags: most rows cut
+        into the same two columns or more, at least two rows showing the selection's
+        text in two cells or more, and no navigation bar (cells of a few words, all
+        links: Prev / Up / Home / Next). A table segment walked as a layout box
+        (``rows_read`` False: its cells hold blocks, Sphinx's and many CMSs'
+        <td><p>...</p></td>) must also hold no table and no cell of a page's length (a
+        forum post, a column of the site)."""
+        if not rows_read and table.css_first("tr table") is not None:
+            return False
+        kept = self.kept_ids
+        widths: list[int] = []
+        filled = 0
+        for tr in table.css("tr"):
+            cells = tr.css("td, th")
+            widths.append(len(cells))
+            if len(cells) < 2:
+                continue
+            texts = 0
+            for cell in cells:
+                if not rows_read and len(cell.text(deep=True)) > GRID_CELL_MAX_CHARS:
+                    return False
+                texts += rows_read or any(
+                    node.tag == "-text" and node.mem_id in kept and not node.text_content.isspace()
+                    for node in cell.traverse(include_text=True)
+                )
+            filled += texts >= 2
+        if filled < 2 and not rows_read:
+            return False
+        common = max(set(widths), key=widths.count) if widths else 0
+        if common < 2 or widths.count(common) * 2 < len(widths):
+            return False
+        words = table.text(deep=True, separator=" ")
+        chars = len(words.strip())
+        links = sum(len(a.text(deep=True).strip()) for a in table.css("a"))
+        cells = sum(widths)
+        return not (chars and links >= NAV_LINK_SHARE * chars and chars < NAV_CELL_CHARS * cells)
 
     def _open_tag(self, node: LexborNode, written: str) -> dict[str, str | None] | None:
         """Write the opening tag with the allowed attributes and return them; write
@@ -338,7 +474,7 @@ class _Writer:
 
     def _code_block(self, pre: LexborNode) -> None:
         """A <pre> as a code block: its text with its whitespace, and its language."""
-        code = pre.text(deep=True).strip("\n")
+        code = code_text(pre)
         self.kept += 1
         language = _code_language(pre)
         opening = f'<code class="language-{escape(language)}">' if language else "<code>"
@@ -440,7 +576,16 @@ def markdown(
         skip_images=not include_images,
         strip_tags=[] if include_links else ["a"],
         preserve_tags=["table"] if table_format == "html" else [],
+        # A cell's paragraphs and lines part with <br>: a Markdown cell is one line.
+        br_in_tables=True,
     )
+    # Markup the page shows as text ("&lt;a href=…&gt;" in a tutorial) must stay text:
+    # the converter would write it as raw HTML, which a Markdown reader renders. Its
+    # "<" goes through the converter as a private-use character, then comes back
+    # escaped outside code and as it is inside.
+    literal = "&lt;" in html
+    if literal:
+        html = html.replace("&lt;", _LT)
     try:
         converted = html_to_markdown.convert(html, options).content.strip()
     except html_to_markdown.InvalidInputError:
@@ -448,9 +593,39 @@ def markdown(
         # characters (a Shift JIS page full of \x06 bytes, found by the fuzzer). They
         # are invisible: convert again without them. Pages it accepts are unchanged.
         converted = html_to_markdown.convert(html.translate(_CONTROLS), options).content.strip()
+    if literal:
+        converted = _restore_lt(converted)
     if title:
-        return f"# {' '.join(title.split())}\n\n{converted}"
+        title = " ".join(title.split())
+        first = converted.partition("\n")[0]
+        if first.startswith("#") and first.lstrip("#").strip().casefold() == title.casefold():
+            return converted  # it opens with its title already
+        return f"# {title}\n\n{converted}"
     return converted
+
+
+_LT = "\ue000"
+_CODE_SPAN_OR_LT = re.compile(r"(`+)(?:(?!\1).)*?\1|\ue000", re.S)
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+
+
+def _restore_lt(markdown: str) -> str:
+    """The "<" of the page's text back in converted Markdown: as it is inside code
+    blocks and spans, escaped (``\\<``) elsewhere."""
+    out: list[str] = []
+    fenced = False
+    for line in markdown.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif _LT in line:
+            if fenced:
+                line = line.replace(_LT, "<")
+            else:
+                line = _CODE_SPAN_OR_LT.sub(
+                    lambda m: m.group(0).replace(_LT, "<") if m.group(1) else "\\<", line
+                )
+        out.append(line)
+    return "\n".join(out)
 
 
 # C0 control characters but tab, line feed, form feed and carriage return.
