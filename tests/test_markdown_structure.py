@@ -1,0 +1,221 @@
+"""The Markdown keeps the page's structure: tables as grids, quotes and repeated cells,
+headings as headings, lists with their nesting, code with its lines and language.
+
+Each fixture (tests/fixtures/structure/) is a small page written for one rendering rule.
+Where the rule is about rendering and not about which blocks are content, the page is
+read whole (``extract_article=False``): the block model's choice is not under test.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import unchrome
+from unchrome import Config, bench, bench_structure
+from unchrome.segment import Block
+from unchrome.select import drop_repeats
+
+FIXTURES = Path(__file__).parent / "fixtures" / "structure"
+URL = "https://docs.example/guide/page"
+WHOLE = Config(extract_article=False)
+
+
+def extract(name: str, url: str = URL, config: Config | None = None) -> unchrome.Result:
+    return unchrome.extract((FIXTURES / name).read_bytes(), url=url, config=config)
+
+
+def table_rows(markdown: str) -> list[list[str]]:
+    return [
+        [cell.strip() for cell in line.strip()[1:-1].split("|")]
+        for line in markdown.splitlines()
+        if line.strip().startswith("|") and not re.match(r"^\|[\s:|-]+\|$", line.strip())
+    ]
+
+
+def assert_same_words(result: unchrome.Result) -> None:
+    text = Counter(bench.tokenize(result.text))
+    markdown = Counter(
+        bench.tokenize(bench.markdown_words(bench.markdown_body(result.markdown, result.text)))
+    )
+    assert text == markdown, (text - markdown, markdown - text)
+
+
+# ------------------------------------------------------------------------ tables
+
+
+def test_a_table_whose_cells_hold_paragraphs_is_a_table():
+    result = extract("block_cells.html")
+    rows = table_rows(result.markdown)
+    assert rows[0] == ["Call", "Result", "Pure"]
+    # A cell's paragraphs joined in the cell, parted by a line break.
+    assert rows[1] == ["`abs(-2)`", "2<br>an integer, the distance from zero", "yes"]
+    assert rows[3] == ["`print(x)`", "None<br>writes its argument to standard output", "no"]
+
+
+def test_repeated_cells_and_icon_only_cells_keep_their_row_and_column():
+    rows = table_rows(extract("block_cells.html").markdown)
+    # The second row repeats the first row's result cell word for word (the repeat
+    # filter once deleted it) and its last cell is an icon: it stays, empty, so the
+    # row keeps three columns.
+    assert rows[2] == ['`len("ab")`', "2<br>an integer, the distance from zero", ""]
+
+
+def test_block_cell_tables_hold_the_words_of_the_text():
+    assert_same_words(extract("block_cells.html", config=Config(min_paragraph_chars=0)))
+
+
+def test_navigation_and_layout_tables_are_no_tables():
+    result = extract("layout_tables.html", config=WHOLE)
+    assert not table_rows(result.markdown), result.markdown
+    # Their words stay, as text: the cells of a page laid out with a table.
+    assert "All queries in the WITH list are computed." in result.markdown
+    assert "See also the WITH clause" in result.markdown
+
+
+# ------------------------------------------------------------------------ repeats
+
+
+def test_a_forum_reply_keeps_the_quote_of_the_post_it_answers():
+    result = extract("forum_quote.html", url="https://forum.example/threads/winter-tyres.42/")
+    quoted = "> I have a set of winter tyres on rims and nowhere dry to keep them"
+    assert quoted in result.markdown
+    # The original post is there too: the quote is not taken for the post's repeat.
+    assert result.markdown.count("I have a set of winter tyres on rims") == 2
+    assert result.text.count("I have a set of winter tyres on rims") == 2
+
+
+def test_a_forum_threads_markdown_opens_with_its_title():
+    result = extract("forum_quote.html", url="https://forum.example/threads/winter-tyres.42/")
+    assert result.markdown.startswith("# Best way to store winter tyres?\n\n")
+
+
+def test_a_repeated_widget_goes():
+    result = extract("repeats.html")
+    assert result.markdown.count("Subscribe to our newsletter") <= 1
+    assert result.text.count("Subscribe to our newsletter") <= 1
+
+
+def block(text: str, path: tuple[int, ...] = (0,)) -> Block:
+    return Block("p", text, path[-1], 0, 0, 0, 0, path)
+
+
+def test_drop_repeats_spares_cells_quotes_and_code_and_drops_other_repeats():
+    tags = ["body", "blockquote", "td", "code", "div"]
+    post = "The first post of the thread, quoted later."
+    cell = "an integer, the distance from zero"
+    blocks = [
+        block(post),
+        block(post, path=(0, 1)),  # a reply's quote: stays
+        block(cell, path=(0, 2)),
+        block(cell, path=(0, 2)),  # a repeated cell: stays
+        block("print('a line of code repeated')", path=(0, 3)),
+        block("print('a line of code repeated')", path=(0, 3)),  # code: stays
+        block("Subscribe to our newsletter for weekly tips", path=(0, 4)),
+        block("Subscribe to our newsletter for weekly tips", path=(0, 4)),  # goes
+    ]
+    keep = np.ones(len(blocks), dtype=bool)
+    repeats = drop_repeats(blocks, keep, tags)
+    assert np.flatnonzero(repeats).tolist() == [7]
+    assert (keep == ~repeats).all()
+
+
+def test_a_quote_seen_first_leaves_the_post_it_quotes():
+    quote, post = (
+        block("Words first shown in a quote.", path=(0, 1)),
+        block("Words first shown in a quote."),
+    )
+    keep = np.ones(2, dtype=bool)
+    assert not drop_repeats([quote, post], keep, ["body", "blockquote"]).any()
+
+
+# ------------------------------------------------------------------------ headings
+
+
+def test_headings_stay_headings_without_self_links_or_permalink_signs():
+    result = extract("headings.html", config=WHOLE)
+    lines = result.markdown.splitlines()
+    assert "## Why flexbox?" in lines
+    assert "## The two axes" in lines
+    assert "## The main axis" in lines
+    assert "¶" not in result.markdown
+    assert not re.search(r"(?<!!)\[[^\]]*\]\(#", result.markdown), result.markdown
+
+
+# ------------------------------------------------------------------------ lists
+
+
+def test_list_items_that_wrap_divisions_keep_their_nesting():
+    markdown = extract("lists.html").markdown
+    assert re.search(r"^[-*+] Shelter for the night, packed at the bottom", markdown, re.M)
+    assert re.search(r"^\s{2,}[-*+] Tent with poles and stakes$", markdown, re.M), markdown
+    assert re.search(r"^\s{2,}[-*+] Pot, spoon and a lighter$", markdown, re.M)
+
+
+def test_a_see_also_link_list_inside_the_content_is_a_list():
+    markdown = extract("lists.html", config=WHOLE).markdown
+    assert re.search(
+        r"^[-*+] \[Finding and treating water on the trail\]\(https://docs.example/guides/water\)$",
+        markdown,
+        re.M,
+    ), markdown
+
+
+# ------------------------------------------------------------------------ code
+
+
+def test_code_of_line_per_element_highlighters_keeps_its_lines_and_language():
+    result = extract("code.html")
+    assert "```bash\ncd my-website\nnpx docusaurus start\n```" in result.markdown
+    assert "cd my-website\nnpx docusaurus start" in result.text
+
+
+def test_code_keeps_its_indentation_blank_lines_and_line_breaks():
+    result = extract("code.html")
+    config = "module.exports = {\n  title: 'My Site',\n\n  url: 'https://example.com',\n};"
+    assert f"```js\n{config}\n```" in result.markdown
+    assert config in result.text
+    assert "```\nnpm install\nnpm run build\n```" in result.markdown
+
+
+def test_markup_shown_as_text_stays_text_in_the_markdown():
+    html = (
+        '<html><body><article><p>To link a page, write &lt;a href="/x"&gt;the page&lt;/a&gt; '
+        "in the source of the document, as the next example shows.</p>"
+        '<pre><code>&lt;a href="/x"&gt;x&lt;/a&gt;</code></pre></article></body></html>'
+    )
+    markdown = unchrome.extract(html, url=URL).markdown
+    assert '\\<a href="/x">the page\\</a>' in markdown
+    assert '```\n<a href="/x">x</a>\n```' in markdown
+
+
+# ------------------------------------------------------------------------ the benchmark
+
+
+def test_structure_metrics_read_headings_tables_code_and_lists():
+    truth = (
+        "# Title\n\n## Setup\n\n| a | b |\n|---|---|\n| 1 | [two](x) |\n\n"
+        "```sh\npip install x\n```\n\n- one\n- two\n"
+    )
+    good = (
+        "# Title\n\n## Setup\n\n| a | b |\n| --- | --- |\n| 1 | two |\n\n"
+        "```\npip install x\n```\n\n* one\n* two\n"
+    )
+    score = bench_structure.score_structure(good, truth, "Title")
+    assert (score.headings, score.rows_exact, score.rows_lenient) == (1.0, 1.0, 1.0)
+    assert (score.code, score.code_loose, score.list_items) == (1.0, 1.0, 1.0)
+    flat = "Setup\n\n1 two\n\npip  install x\n\none two\n"
+    score = bench_structure.score_structure(flat, truth, "Title")
+    assert (score.headings, score.rows_exact, score.rows_lenient) == (0.0, 0.0, 1.0)
+    assert (score.code, score.code_loose, score.list_items) == (0.0, 0.0, 0.0)
+    assert bench_structure.score_structure(good, "plain text", "").spurious_table == 1.0
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*.html")))
+def test_structure_fixtures_hold_the_same_words_in_text_and_markdown(name):
+    url = "https://forum.example/threads/a.1/" if name.startswith("forum") else URL
+    assert_same_words(extract(name, url=url, config=Config(min_paragraph_chars=0)))
