@@ -119,6 +119,7 @@ class RenderLimits:
     max_pages: int = 4  # pages rendered at once in the one browser; others wait
     quiet: float = 0.5  # seconds with no request in flight after "load": the page is done
     close_timeout: float = 5.0  # a browser that takes longer to close a page has hung
+    launch_timeout: float = 30.0  # starting the browser (not counted in a page's deadline)
 
     def __post_init__(self) -> None:
         for name in ("max_requests", "max_bytes", "max_pages"):
@@ -208,7 +209,7 @@ def find_browser(explicit: str | None = None, playwright_own: str | None = None)
         path = shutil.which(named)
         if path is None:
             source = "the renderer's executable" if explicit else "UNCHROME_BROWSER"
-            raise RenderUnavailable(f"{source} {named!r} is not an executable browser")
+            raise RenderUnavailable(f"{source} {named!r} is not an executable: {_HOW_TO}")
         return path
     if playwright_own and os.access(playwright_own, os.X_OK):
         return playwright_own
@@ -396,7 +397,7 @@ class Renderer:
 
     def _backstop(self, fc: FetchConfig) -> float:
         # The loop enforces the deadline; this only catches a loop that stopped turning.
-        return fc.deadline + self.limits.close_timeout + 5
+        return fc.deadline + self.limits.launch_timeout + self.limits.close_timeout + 5
 
     def _event_loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -432,15 +433,32 @@ class Renderer:
     async def _render(self, page: Fetched, fc: FetchConfig) -> Rendered:
         loop = asyncio.get_running_loop()
         end = loop.time() + fc.deadline
+        assert self._slots is not None
         try:
-            async with asyncio.timeout_at(end):
-                assert self._slots is not None
-                async with self._slots:  # the wait for a slot counts against the deadline
+            async with asyncio.timeout_at(end):  # the wait for a slot is the page's time
+                await self._slots.acquire()
+        except TimeoutError:
+            raise UpstreamTimeout(f"no browser slot free within {fc.deadline:g} s") from None
+        try:
+            # Starting the browser is the process's cost, once, not the page's: it has a
+            # bound of its own and moves the page's deadline by what it took.
+            started = loop.time()
+            try:
+                async with asyncio.timeout(self.limits.launch_timeout):
                     browser = await self._browser_ready()
-                    return await self._render_in(browser, page, fc, end)
+            except TimeoutError:
+                self._forget_browser("it did not start in time")
+                raise RenderUnavailable(
+                    f"the browser did not start within {self.limits.launch_timeout:g} s"
+                ) from None
+            end += loop.time() - started
+            async with asyncio.timeout_at(end):
+                return await self._render_in(browser, page, fc, end)
         except TimeoutError:
             await self._check_alive()
             raise UpstreamTimeout(f"rendering took longer than {fc.deadline:g} s") from None
+        finally:
+            self._slots.release()
 
     async def _check_alive(self) -> None:
         """After a timeout: a browser that cannot open and close a context within the
