@@ -737,8 +737,8 @@ def _joined(headers: list[tuple[str, str]]) -> dict[str, str]:
 
 
 def _max_chars(fc: FetchConfig) -> int:
-    # The serialized DOM is cut where the extractor would cut it anyway.
-    return max(fc.max_decompressed, 4 * MiB)
+    # The rendered page is held to the size a fetched page may decode to.
+    return fc.max_decompressed
 
 
 # --------------------------------------------------------------------------- the process
