@@ -27,7 +27,13 @@ from unchrome import browser
 from unchrome.browser import Renderer, RenderLimits, client_rendering_sign, is_thin
 from unchrome.cli import main
 from unchrome.config import Config
-from unchrome.errors import ExtractFailed, InvalidInput, RenderUnavailable, UpstreamTimeout
+from unchrome.errors import (
+    ExtractFailed,
+    ForbiddenAddress,
+    InvalidInput,
+    RenderUnavailable,
+    UpstreamTimeout,
+)
 from unchrome.fetch import FetchConfig, fetch, read
 from unchrome.serve import ServiceSettings, create_app
 
@@ -41,6 +47,23 @@ STATIC_ARTICLE = (
     + b"<p>This paragraph of the static story was in the HTML from the start.</p>" * 8
     + b'</article></div><script src="static.js"></script></body></html>'
 )
+
+
+# Pages whose script moves the main frame somewhere it must not go.
+LEAVES = {
+    "metadata": "http://169.254.169.254/latest/meta-data/",
+    "file": "file:///etc/hostname",
+    "data": "data:text/html,<p>planted</p>",
+    "chrome": "chrome://version",
+}
+
+
+def _leaving(target: str) -> bytes:
+    return (
+        "<!doctype html><html><head><title>Leaving</title></head><body>"
+        "<p>This page tries to take its main frame away from the web.</p>"
+        f"<script>location.href = {json.dumps(target)};</script></body></html>"
+    ).encode()
 
 
 def _have_browser() -> bool:
@@ -83,6 +106,8 @@ def site(canary: LocalServer, wire: ConnectionCanary) -> Iterator[LocalServer]:
         server.routes["/never.js"] = _never
         server.routes["/static.html"] = page(STATIC_ARTICLE)
         server.routes["/to-canary"] = redirect(canary.url("/redirected"))
+        for name, target in LEAVES.items():
+            server.routes[f"/leave-{name}.html"] = page(_leaving(target))
         probes = {
             "urls": [
                 canary.url("/fetched"),
@@ -247,6 +272,27 @@ def test_every_way_out_is_refused_and_the_canaries_record_nothing(
     assert canary.requests == []
     assert wire.connections == []  # no fetch, preconnect, worker or WebSocket connection
     assert wire.datagrams == []  # no WebRTC STUN packet
+
+
+@needs_browser
+def test_a_main_frame_sent_to_a_forbidden_address_is_refused(
+    site: LocalServer, renderer: Renderer
+) -> None:
+    fc = fetch_config(site)
+    with pytest.raises(ForbiddenAddress, match=r"169\.254\.169\.254"):
+        renderer.render(fetch(site.url("/leave-metadata.html"), fc), fc)
+
+
+@needs_browser
+@pytest.mark.parametrize("name", ["file", "data", "chrome"])
+def test_a_main_frame_cannot_leave_for_a_local_scheme(
+    name: str, site: LocalServer, renderer: Renderer
+) -> None:
+    fc = fetch_config(site)
+    rendered = renderer.render(fetch(site.url(f"/leave-{name}.html"), fc), fc)
+    assert rendered.url == site.url(f"/leave-{name}.html")  # Chromium refused to go
+    assert "tries to take its main frame" in rendered.html
+    assert "planted" not in rendered.html.replace(LEAVES["data"], "")
 
 
 @needs_browser
