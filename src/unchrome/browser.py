@@ -419,7 +419,11 @@ class Renderer:
         if loop is not None:
             loop.call_soon_threadsafe(self._forget_browser, why)
 
-    def _forget_browser(self, why: str) -> None:
+    def _forget_browser(self, why: str, browser: Any = None) -> None:
+        """Kill the running browser (``browser``: only if it is still the running one;
+        a page that saw its browser hang must not kill the replacement)."""
+        if browser is not None and browser is not self._browser:
+            return
         log.warning("browser killed: %s", why)
         self._kill_browser()
         self._browser = None
@@ -474,8 +478,7 @@ class Renderer:
 
             await asyncio.wait_for(ping(), self.limits.close_timeout)
         except Exception:
-            if browser is self._browser:
-                self._forget_browser("it stopped answering")
+            self._forget_browser("it stopped answering", browser)
 
     async def _browser_ready(self) -> Any:
         assert self._browser_lock is not None
@@ -608,7 +611,7 @@ class Renderer:
         finally:
             await state.net.aclose()
             if context is not None:
-                await self._close_context(context)
+                await self._close_context(context, browser)
         if not final_url.startswith(("http://", "https://")):
             # The main frame left the web (a refused navigation shows Chromium's error page).
             raise state.main_refusal or ForbiddenAddress(
@@ -629,13 +632,13 @@ class Renderer:
             seconds=loop.time() - started,
         )
 
-    async def _close_context(self, context: Any) -> None:
+    async def _close_context(self, context: Any, browser: Any) -> None:
         try:
             await asyncio.wait_for(context.close(), self.limits.close_timeout)
         except asyncio.CancelledError:
             raise
         except Exception:
-            self._forget_browser("closing a page took longer than the close timeout")
+            self._forget_browser("closing a page failed or took too long", browser)
 
     async def _settle(self, state: _PageState, end: float, seconds: float) -> None:
         """After ``load``: wait until no request has been in flight for ``quiet``
