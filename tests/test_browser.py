@@ -314,15 +314,17 @@ def _service(site: LocalServer) -> Any:
 
     app = create_app(ServiceSettings(fetch_config=fetch_config(site)))
 
-    def get(path: str, **headers: str) -> httpx.Response:
+    def call(path: str, body: dict[str, str] | None = None, **headers: str) -> httpx.Response:
         async def go() -> httpx.Response:
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://svc") as c:
+                if body is not None:
+                    return await c.post(path, json=body, headers=headers)
                 return await c.get(path, headers=headers)
 
         return asyncio.run(go())
 
-    return get
+    return call
 
 
 @needs_browser
@@ -337,6 +339,17 @@ def test_reader_endpoint_renders_with_x_engine_browser(
     direct = get("/r/" + site.url("/app.html"), **{"X-Engine": "direct"})
     assert FIRST not in direct.text
     assert get("/r/" + site.url("/app.html"), **{"X-Engine": "warp"}).status_code == 400
+    read_body = {"url": site.url("/app.html"), "format": "text", "engine": "browser"}
+    resp = get("/v1/read", read_body)
+    assert resp.status_code == 200, resp.text
+    assert FIRST in resp.json()["text"]
+
+
+def test_service_render_default_comes_from_the_environment() -> None:
+    assert ServiceSettings.from_env({}).config.render == "never"
+    assert ServiceSettings.from_env({"UNCHROME_RENDER": "auto"}).config.render == "auto"
+    with pytest.raises(InvalidInput, match="render"):
+        ServiceSettings.from_env({"UNCHROME_RENDER": "sometimes"})
 
 
 @needs_browser
