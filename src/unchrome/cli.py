@@ -24,6 +24,7 @@ Exit codes (the first failed input, in input order, decides):
     8     EXTRACT_FAILED
     9     UPSTREAM_ERROR
     10    UPSTREAM_TIMEOUT, TIMEOUT
+    11    RENDER_UNAVAILABLE (--render always without a browser)
     ====  ============================================
 """
 
@@ -39,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from .config import FAVORS, Config
+from .config import FAVORS, RENDER_MODES, Config
 from .errors import FileAccessError, InvalidInput, UnchromeError
 from .fetch import DEFAULT_FETCH_CONFIG, FetchConfig, read
 from .result import Result
@@ -56,6 +57,7 @@ EXIT_CODES: dict[str, int] = {
     "UPSTREAM_ERROR": 9,
     "UPSTREAM_TIMEOUT": 10,
     "TIMEOUT": 10,
+    "RENDER_UNAVAILABLE": 11,
 }
 EXIT_OK, EXIT_OTHER, EXIT_USAGE = 0, 1, 2
 FORMATS = ("markdown", "text", "json", "html")
@@ -256,8 +258,22 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PORT",
         help="also allow this port besides 80 and 443",
     )
+    p.add_argument(
+        "--render",
+        choices=RENDER_MODES,
+        default=_default_render(),
+        help="load URLs in a headless browser first: auto (only pages built by their "
+        "scripts whose static extraction is thin; the default with the [render] extra), "
+        "always, or never (the default without it)",
+    )
     p.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
     return p
+
+
+def _default_render() -> str:
+    from .browser import available
+
+    return "auto" if available() else "never"
 
 
 def _serve_parser() -> argparse.ArgumentParser:
@@ -309,6 +325,7 @@ def _run(argv: list[str]) -> int:
             include_selector=opts.target_selector,
             exclude_selector=opts.remove_selector,
             favor=opts.favor,
+            render=opts.render,
         )
         fetch_config = FetchConfig(
             allowed_ports=DEFAULT_FETCH_CONFIG.allowed_ports | set(opts.allow_port),

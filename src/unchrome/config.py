@@ -11,6 +11,8 @@ MiB = 1024 * 1024
 
 Favor = Literal["precision", "balanced", "recall"]
 FAVORS: tuple[str, ...] = ("precision", "balanced", "recall")
+Render = Literal["never", "auto", "always"]
+RENDER_MODES: tuple[str, ...] = ("never", "auto", "always")
 
 
 @runtime_checkable
@@ -64,6 +66,11 @@ class Config:
     # trafilatura's favor_precision / favor_recall; ignored when the caller chooses
     # the content (a selector, a scorer, the whole page).
     favor: Favor = "balanced"
+    # Whether a *fetched* page (read/aread) is rendered in a headless browser before
+    # extraction (unchrome.browser, the [render] extra): "auto" only when the static
+    # extraction is thin and the page shows client-rendering signs. Local HTML is never
+    # rendered: there is no origin to load its scripts' requests from.
+    render: Render = "never"
     scorer: Scorer | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -88,6 +95,10 @@ class Config:
         if self.favor not in FAVORS:
             raise InvalidInput(
                 f"Config.favor must be one of {', '.join(FAVORS)}, got {self.favor!r}"
+            )
+        if self.render not in RENDER_MODES:
+            raise InvalidInput(
+                f"Config.render must be one of {', '.join(RENDER_MODES)}, got {self.render!r}"
             )
         if self.encoding is not None:
             import codecs

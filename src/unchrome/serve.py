@@ -8,7 +8,10 @@ Endpoints
 
 Raw-body and ``/r/`` requests take their options as headers: ``X-Return-Format``,
 ``X-Target-Selector``, ``X-Remove-Selector`` and ``X-Favor`` (precision, balanced or
-recall: see ``Config.favor``).
+recall: see ``Config.favor``). ``X-Engine`` (``browser``, ``auto`` or ``direct``; an
+``engine`` field of ``/v1/read``) chooses whether a fetched page is rendered in a
+headless browser first (``Config.render`` always, auto, never: ``unchrome.browser``);
+``UNCHROME_RENDER`` sets the service's default (never).
     GET  /openapi.json, /docs
 
 Settings come from the environment (see :class:`ServiceSettings`). The service is meant
@@ -109,7 +112,7 @@ class ServiceSettings:
     header_deadline: float = 10.0
     cors_origins: tuple[str, ...] = ()  # UNCHROME_CORS_ORIGINS: comma-separated; off
     fetch_config: FetchConfig = field(default=DEFAULT_FETCH_CONFIG)
-    config: Config = field(default_factory=Config)
+    config: Config = field(default_factory=Config)  # UNCHROME_RENDER: its render mode
 
     def __post_init__(self) -> None:
         for name in ("max_body_bytes", "max_concurrency"):
@@ -166,6 +169,7 @@ class ServiceSettings:
             header_deadline=seconds("UNCHROME_HEADER_DEADLINE", cls.header_deadline),
             cors_origins=items("UNCHROME_CORS_ORIGINS"),
             fetch_config=fetch_config,
+            config=Config(render=env.get("UNCHROME_RENDER", "").strip().lower() or "never"),  # type: ignore[arg-type]
         )
 
 
@@ -178,6 +182,9 @@ class ReadRequest(BaseModel):
     target_selector: str | None = Field(None, description="CSS selector of the content")
     remove_selector: str | None = Field(None, description="CSS selector of parts to drop")
     favor: str | None = Field(None, description="precision, balanced (default) or recall")
+    engine: str | None = Field(
+        None, description="browser (render it), auto or direct (never); as X-Engine"
+    )
 
 
 class ExtractRequest(BaseModel):
@@ -429,6 +436,20 @@ def _header_config(base: Config, request: Request) -> Config:
     )
 
 
+# X-Engine, as Jina Reader names it -> Config.render.
+_ENGINES = {"browser": "always", "auto": "auto", "direct": "never"}
+
+
+def _engine(config: Config, engine: str | None) -> Config:
+    """The request's ``X-Engine`` (or ``engine``) as the Config's render mode."""
+    if not engine:
+        return config
+    mode = _ENGINES.get(engine.strip().lower())
+    if mode is None:
+        raise InvalidInput("X-Engine must be browser, auto or direct")
+    return config.with_(render=mode)
+
+
 def _extract_sync(html: str | bytes, url: str | None, content_type: str | None, config: Config):
     from .extractor import extract
 
@@ -466,6 +487,7 @@ def create_app(settings: ServiceSettings | None = None) -> FastAPI:
                 "X-Target-Selector",
                 "X-Remove-Selector",
                 "X-Favor",
+                "X-Engine",
             ],
         )
     app.add_middleware(AccessLog)
@@ -495,6 +517,7 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
         body = await request.body()  # read by Guard, within its deadline and limit
         req = _parse(ReadRequest, body)
         config = _config(settings.config, req.target_selector, req.remove_selector, req.favor)
+        config = _engine(config, req.engine or request.headers.get("x-engine"))
         result = await aread(req.url, config=config, fetch_config=settings.fetch_config)
         return JSONResponse(payload(result, req.format))
 
@@ -527,7 +550,7 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
         fmt = (request.headers.get("x-return-format") or "markdown").strip().lower()
         if fmt not in ("markdown", "text", "html"):
             raise InvalidInput("X-Return-Format must be markdown, text or html")
-        config = _header_config(settings.config, request)
+        config = _engine(_header_config(settings.config, request), request.headers.get("x-engine"))
         result = await aread(url, config=config, fetch_config=settings.fetch_config)
         if "application/json" in request.headers.get("accept", ""):
             return JSONResponse(payload(result, fmt))  # type: ignore[arg-type]
