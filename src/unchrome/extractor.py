@@ -42,17 +42,17 @@ from .urls import resolve
 # Magic numbers of formats that are surely not HTML: answering them with a clear
 # UNSUPPORTED_CONTENT beats "extracting" a PDF's byte soup.
 _MAGIC = (
-    (b"%PDF-", "PDF"),
-    (b"\x89PNG", "PNG image"),
-    (b"\xff\xd8\xff", "JPEG image"),
-    (b"GIF8", "GIF image"),
-    (b"PK\x03\x04", "ZIP archive"),
+    (b"%PDF-", "a PDF"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"PK\x03\x04", "a ZIP archive"),
     (b"\x1f\x8b", "gzip data"),
     (b"RIFF", "RIFF media"),
-    (b"\x00\x00\x01\x00", "icon"),
+    (b"\x00\x00\x01\x00", "an icon"),
     (b"OggS", "Ogg media"),
     (b"ID3", "MP3 audio"),
-    (b"\x7fELF", "executable"),
+    (b"\x7fELF", "an executable"),
 )
 # Media types extract() reads as markup (text/plain: servers label pages so by mistake).
 _MARKUP_TYPES = HTML_TYPES | XML_TYPES | {"text/plain"}
@@ -162,7 +162,7 @@ class Extractor:
             head = data[:1024]
             for magic, name in _MAGIC:
                 if head.startswith(magic):
-                    raise UnsupportedContent(f"the input is a {name}, not HTML")
+                    raise UnsupportedContent(f"the input is {name}, not HTML")
             # UTF-16 without a BOM is full of NULs too; decode() sniffs it, so only
             # call the input binary when it does not look like markup either.
             half = max(1, len(head) // 2)
