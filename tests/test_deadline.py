@@ -8,10 +8,15 @@ never inside one. tools/bench_worst_case.py measures the growth on many shapes.
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+import threading
 import time
+from pathlib import Path
 
+import httpx
 import pytest
 
 import unchrome
@@ -85,3 +90,67 @@ def test_a_short_deadline_stops_a_big_page_inside_the_long_stages(page, n):
     elapsed = time.perf_counter() - started
     assert info.value.code == "TIMEOUT"
     assert elapsed < timeout + OVERSHOOT_SECONDS, f"stopped {elapsed - timeout:.2f} s late"
+
+
+# ------------------------------------------------------------ through every door
+
+
+def _unchrome(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    src = str(Path(unchrome.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run(
+        [sys.executable, "-m", "unchrome", *args],
+        capture_output=True, env=env, cwd=cwd, timeout=BUDGET_SECONDS,
+    )  # fmt: skip
+
+
+def test_the_cli_and_the_batch_pool_finish_the_50k_card_page(tmp_path: Path) -> None:
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages" / "cards.html").write_text(cards(50_000))
+    done = _unchrome("pages/cards.html", "--format", "text", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = _unchrome("warc", "pages", "-o", "rows.jsonl", "-j", "1", cwd=tmp_path)
+    assert rows.returncode == 0, rows.stderr[-2000:]
+    (row,) = [json.loads(line) for line in (tmp_path / "rows.jsonl").read_text().splitlines()]
+    assert row["status"] == "ok" and row["title"] == "Widgets"
+
+
+def nested(n: int) -> str:
+    """Small nested elements: the Markdown of 60,000 takes a second or two to render."""
+    unit = "<div><div><span>deep {} <b>bold</b></span></div></div>"
+    return TITLE + "".join(unit.format(i) for i in range(n)) + "</body></html>"
+
+
+def test_a_big_page_does_not_stall_the_service(tmp_path: Path) -> None:
+    from test_serve import AUTH, _running_service
+
+    html = nested(60_000).encode()
+    assert len(html) < 4 << 20
+    service = _running_service({}, subprocess.PIPE, "warning")
+    base = next(service)
+    try:
+        answers: list[httpx.Response] = []
+        worker = threading.Thread(
+            target=lambda: answers.append(
+                httpx.post(
+                    base + "/v1/extract",
+                    content=html,
+                    headers={**AUTH, "Content-Type": "text/html"},
+                    timeout=60,
+                )
+            )
+        )
+        worker.start()
+        slowest = 0.0
+        while worker.is_alive():
+            started = time.perf_counter()
+            assert httpx.get(base + "/healthz", timeout=10).status_code == 200
+            slowest = max(slowest, time.perf_counter() - started)
+            time.sleep(0.05)
+        worker.join()
+        assert answers[0].status_code == 200 and "deep 59999" in answers[0].json()["markdown"]
+        # Extraction and its Markdown run in a worker thread: the event loop answers
+        # meanwhile (rendered on the loop, /healthz waited for the whole Markdown).
+        assert slowest < 0.5, f"/healthz took {slowest:.2f} s"
+    finally:
+        service.close()
