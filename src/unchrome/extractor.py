@@ -107,10 +107,11 @@ class _Seen:
 class _Deadline:
     """Config.timeout, from the start of one extraction: ``check`` raises TIMEOUT once
     it has passed. Checked between the stages and inside the loops that can run long
-    on a large page (the segment walk, between the selection's steps), so that an
-    extraction ends at most about 0.1 s past its timeout (tools/bench_worst_case.py
-    measures the longest stretch between two checks); lexbor's parse is the one step
-    it cannot interrupt (parse.guard_markup bounds it)."""
+    on a large page (the segment walk, a data table's rows, between the selection's
+    steps), so that an extraction ends at most about 0.15 s past its timeout on a 4 MiB
+    page (tools/bench_worst_case.py measures the longest stretch between two checks);
+    lexbor's parse is the one step it cannot interrupt (up to about 0.3 s; its nesting
+    is capped first by parse.guard_markup)."""
 
     __slots__ = ("expires",)
 
