@@ -72,8 +72,17 @@ def front_matter(text: str) -> tuple[dict[str, str], str]:
 
 
 @pytest.fixture(scope="module")
-def service() -> Iterator[str]:
-    yield from _running_service({}, subprocess.PIPE, "warning")
+def site() -> Iterator[LocalServer]:
+    """The story served over HTTP on loopback, for the doors that fetch."""
+    with LocalServer("127.0.0.1") as server:
+        server.routes["/news/ferry-timetable"] = page(STORY.read_bytes())
+        yield server
+
+
+@pytest.fixture(scope="module")
+def service(site: LocalServer) -> Iterator[str]:
+    allow = {"UNCHROME_ALLOW_ADDRESSES": "127.0.0.1/32", "UNCHROME_ALLOW_PORTS": str(site.port)}
+    yield from _running_service(allow, subprocess.PIPE, "warning")
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +139,30 @@ def test_the_service_answers_the_librarys_fields(service: str, library: dict[str
         for name, value in body.items():
             if name not in VOLATILE | {"format"}:
                 assert value == library[name], name
+
+
+def test_reading_a_url_gives_the_same_fields_in_the_cli_and_the_service(
+    service: str, site: LocalServer
+) -> None:
+    url = site.url("/news/ferry-timetable")
+    expected = unchrome.extract(STORY.read_bytes(), url=url).to_dict()
+    done = cli(
+        url, "--format", "json", "--allow-address", "127.0.0.1/32",
+        "--allow-port", str(site.port),
+    )  # fmt: skip
+    assert done.returncode == 0, err(done)
+    fetched = json.loads(out(done))
+    read = httpx.post(service + "/v1/read", json={"url": url}, headers=AUTH, timeout=30).json()
+    for name, value in read.items():
+        if name not in VOLATILE | {"format"}:
+            assert value == fetched[name] == expected[name], name
+    reader = httpx.get(
+        service + "/r/" + url, headers={**AUTH, "X-With-Metadata": "true"}, timeout=30
+    )
+    assert reader.status_code == 200, reader.text
+    content = reader.text.split("Markdown Content:\n", 1)[1]
+    fields, body = front_matter(content)
+    assert fields["url"] == url and body == "\n" + expected["markdown"]
 
 
 def test_the_warc_rows_give_the_librarys_fields(tmp_path: Path, library: dict[str, Any]) -> None:
