@@ -31,6 +31,35 @@ class Scorer(Protocol):
 
 @dataclass(frozen=True)
 class Config:
+    """How to extract: validated when made (a bad value is INVALID_INPUT); ``with_()``
+    gives a changed copy.
+
+    max_input_bytes (int, 4 MiB): input past this is cut, and Result.truncated says so.
+    min_body_chars (int, 80): below this many characters of text the body is missing,
+        and the fallbacks (an embedded body, og:description) are tried.
+    min_paragraph_chars (int, 0): the plain text leaves out paragraphs shorter than
+        this (characters); the HTML and the Markdown keep them. 0: none left out.
+    max_depth (int, 512): elements nested deeper are read whole, as their text.
+    timeout (float or None, 30.0): the processing deadline in seconds, checked between
+        the stages and inside the long ones; past it extraction raises TIMEOUT (at most
+        about 0.1-0.3 s late on a 4 MiB page). None: no deadline.
+    table_format ("markdown" or "html"): how tables appear in the Markdown.
+    extract_article (bool, True): False keeps the whole pruned page (no selection).
+    encoding (str or None): the input's encoding, used before any detection.
+    include_selector (str or None): CSS; the content is what it matches.
+    exclude_selector (str or None): CSS; what it matches is dropped first.
+    include_comments (bool, False): keep comment sections.
+    include_tables, include_images, include_links (bool, True): keep them in the
+        renderings (images and links: in the Markdown and the media lists).
+    favor ("precision", "balanced" or "recall"): leave out the blocks the block model
+        doubts, or keep them (trafilatura's favor_precision / favor_recall).
+    scorer (Scorer or None): your own score(node) and should_remove(node); like
+        include_selector and extract_article=False, it switches the block model off.
+    render ("never", "auto" or "always"): whether read() renders a fetched page in a
+        headless browser first (the [render] extra); "auto" only when the static
+        extraction is thin and the page shows client-rendering signs.
+    """
+
     # 4 MiB covers the largest page of the WCXB dev split (about 2.6 MiB) with room; past
     # it the input is cut and Result.truncated says so.
     max_input_bytes: int = 4 * MiB

@@ -42,17 +42,17 @@ from .urls import resolve
 # Magic numbers of formats that are surely not HTML: answering them with a clear
 # UNSUPPORTED_CONTENT beats "extracting" a PDF's byte soup.
 _MAGIC = (
-    (b"%PDF-", "PDF"),
-    (b"\x89PNG", "PNG image"),
-    (b"\xff\xd8\xff", "JPEG image"),
-    (b"GIF8", "GIF image"),
-    (b"PK\x03\x04", "ZIP archive"),
+    (b"%PDF-", "a PDF"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"PK\x03\x04", "a ZIP archive"),
     (b"\x1f\x8b", "gzip data"),
     (b"RIFF", "RIFF media"),
-    (b"\x00\x00\x01\x00", "icon"),
+    (b"\x00\x00\x01\x00", "an icon"),
     (b"OggS", "Ogg media"),
     (b"ID3", "MP3 audio"),
-    (b"\x7fELF", "executable"),
+    (b"\x7fELF", "an executable"),
 )
 # Media types extract() reads as markup (text/plain: servers label pages so by mistake).
 _MARKUP_TYPES = HTML_TYPES | XML_TYPES | {"text/plain"}
@@ -115,6 +115,14 @@ class _Seen:
 
 
 class _Deadline:
+    """Config.timeout, from the start of one extraction: ``check`` raises TIMEOUT once
+    it has passed. Checked between the stages and inside the loops that can run long
+    on a large page (the segment walk, a data table's rows, between the selection's
+    steps), so that an extraction ends at most about 0.15 s past its timeout on a 4 MiB
+    page (tools/bench_worst_case.py measures the longest stretch between two checks);
+    lexbor's parse is the one step it cannot interrupt (up to about 0.3 s; its nesting
+    is capped first by parse.guard_markup)."""
+
     __slots__ = ("expires",)
 
     def __init__(self, timeout: float | None) -> None:
@@ -123,6 +131,10 @@ class _Deadline:
     def check(self, stage: str) -> None:
         if self.expires is not None and time.perf_counter() > self.expires:
             raise ExtractTimeout(f"processing deadline passed during {stage}")
+
+
+def _no_check(stage: str) -> None:
+    """No deadline (Config.timeout None)."""
 
 
 class Extractor:
@@ -161,7 +173,7 @@ class Extractor:
             head = data[:1024]
             for magic, name in _MAGIC:
                 if head.startswith(magic):
-                    raise UnsupportedContent(f"the input is a {name}, not HTML")
+                    raise UnsupportedContent(f"the input is {name}, not HTML")
             # UTF-16 without a BOM is full of NULs too; decode() sniffs it, so only
             # call the input binary when it does not look like markup either.
             half = max(1, len(head) // 2)
@@ -239,13 +251,13 @@ class Extractor:
             if model is not None
             else segment.EMPTY_VOCABULARY
         )
-        seg = self._segment(tree, pruned, vocabulary)  # 6
+        seg = self._segment(tree, pruned, vocabulary, deadline)  # 6
         deadline.check("segment")
 
-        content, text, seen = self._select(seg, meta, url, pruned, model)  # 7
+        content, text, seen = self._select(seg, meta, url, pruned, model, deadline)  # 7
         deadline.check("select")
 
-        content, text, fallback = self._fallback(content, text, embedded, meta)  # 8
+        content, text, fallback = self._fallback(content, text, embedded, meta, deadline)  # 8
         deadline.check("fallbacks")
         if trace is not None:
             if seen is not None:
@@ -310,7 +322,11 @@ class Extractor:
         return blockmodel.load_model()
 
     def _segment(
-        self, tree: LexborHTMLParser, pruned: prune.Pruned, vocabulary: Vocabulary
+        self,
+        tree: LexborHTMLParser,
+        pruned: prune.Pruned,
+        vocabulary: Vocabulary,
+        deadline: _Deadline | None = None,
     ) -> Segmentation:
         body = tree.body
         if body is None:
@@ -326,6 +342,7 @@ class Extractor:
             include_tables=cfg.include_tables,
             max_depth=cfg.max_depth,
             marks=marks,
+            deadline=deadline,
         )
 
     def _select(
@@ -335,6 +352,7 @@ class Extractor:
         url: str | None,
         pruned: prune.Pruned,
         model: blockmodel.BlockModel | None,
+        deadline: _Deadline | None = None,
     ) -> tuple[Content, str, _Seen | None]:
         """The content blocks without the comment sections, or with them when the page
         is a discussion: forums and Q&A pages keep their posts in elements named
@@ -345,7 +363,8 @@ class Extractor:
         # Config.favor moves the model's thresholds, not the page's kind, so that
         # "precision" keeps a subset of the balanced blocks and "recall" a superset.
         judge: Favor = "balanced" if model is not None else favor
-        content, seen = self._choose(seg, meta, url, model, judge, exclude=FLAG_COMMENT)
+        choose = partial(self._choose, seg, meta, url, model, deadline=deadline)
+        content, seen = choose(judge, exclude=FLAG_COMMENT)
         text = self._text(content)
         exclude = FLAG_COMMENT
         if pruned.comment_sections and (
@@ -357,12 +376,12 @@ class Extractor:
                 and not _has_story(content, text)
             )
         ):
-            retry, retry_seen = self._choose(seg, meta, url, model, judge, exclude=0)
+            retry, retry_seen = choose(judge, exclude=0)
             retry_text = self._text(retry)
             if len(retry_text) > len(text):
                 content, text, seen, exclude = retry, retry_text, retry_seen, 0
         if judge != favor:
-            content, seen = self._choose(seg, meta, url, model, favor, exclude=exclude)
+            content, seen = choose(favor, exclude=exclude)
             text = self._text(content)
         return content, text, seen
 
@@ -375,9 +394,11 @@ class Extractor:
         favor: Favor,
         *,
         exclude: int,
+        deadline: _Deadline | None = None,
     ) -> tuple[Content, _Seen | None]:
         """One selection over the blocks without the ``exclude`` flags."""
         cfg = self.config
+        check = deadline.check if deadline is not None else _no_check
         title = meta.title
         if cfg.include_selector or not cfg.extract_article:
             # The caller chose: the blocks its selector matched, or the whole page.
@@ -386,7 +407,9 @@ class Extractor:
             return select.settle(seg, keep, title, region=() if wanted else (0,)), None
         view, index = seg.view(FLAG_SHORT | exclude)
         agg = score.aggregate(view)
+        check("select")
         sel = select.select_blocks(view, agg, cfg.scorer.score if cfg.scorer else None)
+        check("select")
         ctx = blockmodel.PageContext(
             url=url,
             title=title,
@@ -398,6 +421,7 @@ class Extractor:
         else:
             # The density selection less its link lists: a caller's scorer, or no model.
             view_keep = sel.in_root & ~sel.noise
+        check("select")
         content = select.settle(
             seg,
             None,
@@ -417,6 +441,7 @@ class Extractor:
         text: str,
         embedded: fallbacks.Sources,
         meta: metadata.Metadata,
+        deadline: _Deadline | None = None,
     ) -> tuple[Content, str, str | None]:
         """On a thin page, the embedded body (by format), then og:description; say
         which text replaced the page's, if one did."""
@@ -425,7 +450,7 @@ class Extractor:
         if len(text) < max(cfg.min_body_chars, THIN_BODY_CHARS):
             body_html = fallbacks.embedded_body(embedded, meta.json_ld)
             if body_html:
-                found = self._fragment(body_html)
+                found = self._fragment(body_html, deadline)
                 found_text = self._text(found)
                 if len(found_text) > len(text):
                     content, text = found, found_text
@@ -438,7 +463,7 @@ class Extractor:
                 fallback = described_text
         return content, text, fallback
 
-    def _fragment(self, markup: str) -> Content:
+    def _fragment(self, markup: str, deadline: _Deadline | None = None) -> Content:
         """Content made of every block of an HTML fragment (an embedded body), pruned
         like a page."""
         tree = parse(markup)
@@ -449,6 +474,7 @@ class Extractor:
                 segment.EMPTY_VOCABULARY,
                 include_tables=self.config.include_tables,
                 max_depth=self.config.max_depth,
+                deadline=deadline,
             )
             if tree.body is not None
             else Segmentation()
