@@ -47,6 +47,12 @@ xmlns="http://purl.org/rss/1.0/"><channel rdf:about="https://example.com/"><titl
     (b"<html><head><script>var t='<feed>'</script></head></html>", None, False),
     (b'<html><link rel="alternate" type="application/rss+xml" href="/f"></html>', None, False),
     (b"", None, False),
+    # Only the first element decides: a Movable Type page carries a trackback RDF block
+    # in a comment near its top, a page may quote a feed in its text.
+    (b"<div class='banner'>Blog</div><!--\n<rdf:RDF xmlns:rdf='x'></rdf:RDF>\n-->", None, False),
+    (b"<p>Feeds start with <rss version='2.0'></p>", None, False),
+    (b"\xef\xbb\xbf<?xml version='1.0'?>\n<!-- generator -->\n<rss version='2.0'>", None, True),
+    (b"<!DOCTYPE rss PUBLIC 'x' 'y'><rss version='0.91'>", None, True),
 ])  # fmt: skip
 def test_looks_like_feed(data: bytes | str, ctype: str | None, expected: bool) -> None:
     assert looks_like_feed(data, ctype) is expected
@@ -142,5 +148,22 @@ def test_library_extract_recognises_feeds() -> None:
 def test_out_of_range_character_reference_is_a_named_failure() -> None:
     # feedparser's SGML fallback raised ValueError from chr() on this.
     with pytest.raises(UnchromeError) as info:
-        unchrome.extract("<div>&#x110000;<rss>")
+        unchrome.extract("<rss><channel><title>&#x110000;</title></channel></rss>")
     assert info.value.code == "EXTRACT_FAILED"
+
+
+def test_a_blog_page_with_a_trackback_rdf_comment_is_read_as_a_page() -> None:
+    # Movable Type writes its trackback RDF in a comment near the top of each post; two
+    # CleanEval blog pages of 15 and 66 KB of text were refused as empty feeds.
+    story = "".join(
+        f"<p>Entry paragraph {i} speaks of citations, scholarship and old books.</p>"
+        for i in range(6)
+    )
+    page = (
+        "<div class='banner'>Baraita</div>\n<!--\n<rdf:RDF xmlns:rdf='http://www.w3.org/1999/"
+        "02/22-rdf-syntax-ns#'><rdf:Description rdf:about='x'/></rdf:RDF>\n-->\n"
+        f"<div class='blog'><h2>An entry</h2>{story}</div>"
+    )
+    result = unchrome.extract(page)
+    assert result.kind == "article"
+    assert "Entry paragraph 5 speaks of citations" in result.text

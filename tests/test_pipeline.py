@@ -1002,3 +1002,41 @@ def test_parsing_the_utf8_bytes_builds_the_tree_the_text_builds() -> None:
     assert body is not None and len(body.css_first("p").attributes) == 256
     deep = "<div>" * 20_000 + "x"
     assert guard_markup(deep.encode()) == guard_markup(deep) != deep
+
+
+def _readers_comments(count: int) -> str:
+    return "".join(
+        f'<div class="comment"><p class="author">Reader {i} July {i + 1}, 2012 at 3:56 pm</p>'
+        f"<p>Comment {i}: I have tried to forgive the people who hurt me, and it is hard "
+        f"work, but your story made me think again about what it asks of us.</p></div>"
+        for i in range(count)
+    )
+
+
+def test_a_short_blog_post_keeps_its_readers_comments_out():
+    # Two paragraphs of prose under 600 characters are a story: the retry with the
+    # comments (meant for threads whose posts sit in comment-named elements) once
+    # pulled a whole comment thread into such posts.
+    story = (
+        "<p>The abbot asked his favourite pupil how his spiritual progress was coming "
+        "along, and the pupil said he gave every moment of the day to God.</p>"
+        "<p>Then all that is left now, said the abbot, is to forgive your enemies.</p>"
+    )
+    html = page(
+        f'<div class="post"><h1>Forgiving your enemies</h1>{story}</div>'
+        f'<div class="comments">{_readers_comments(12)}</div>'
+    )
+    result = unchrome.extract(html, url="https://blog.example/2012/06/27/forgiving/")
+    assert "forgive your enemies" in result.text
+    assert "Comment 3" not in result.text
+
+
+def test_a_thread_whose_opening_post_is_no_story_keeps_its_replies():
+    # One short question above the replies: the replies are the page's content.
+    html = page(
+        '<div class="topic"><h1>How do I start getting art commissions?</h1>'
+        "<p>Any advice welcome.</p></div>"
+        f'<div class="comments">{_readers_comments(12)}</div>'
+    )
+    result = unchrome.extract(html, url="https://board.example/art-commissions/")
+    assert "Comment 3: I have tried to forgive" in result.text

@@ -181,3 +181,25 @@ def test_hostile_trees_do_not_crash() -> None:
     assert div is not None
     assert _dom.named_kind(div) == prune._EXEMPT
     assert _dom.hidden_attributes(div)[:4] == (True, None, None, "main")
+
+
+def test_a_widget_named_wrapper_around_the_marked_article_body_stays() -> None:
+    # A "share_wrapper" div its CMS never closes swallows the story, which the page
+    # marks with itemprop="articleBody": the story must survive pruning, and a
+    # share bar of the same name beside it must not.
+    story = "".join(
+        f"<p>Paragraph {i} of the story about the operator closing its app store.</p>"
+        for i in range(10)
+    )
+    chrome = "".join(f"<p>Sidebar teaser {i} with a headline of other news.</p>" for i in range(30))
+    html = (
+        f"<html><body><div class='side'>{chrome}</div>"
+        "<div class='share_wrapper'><a href='/s'>Share</a> <a href='/t'>Tweet</a></div>"
+        f"<div class='share_wrapper'><span>Email</span><div itemprop='articleBody'>{story}"
+        "</div></div></body></html>"
+    )
+    tree = LexborHTMLParser(html)
+    prune.prune_page(tree)
+    text = tree.body.text(separator=" ")
+    assert "Paragraph 9 of the story" in text
+    assert "Tweet" not in text

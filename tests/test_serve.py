@@ -169,7 +169,7 @@ def test_read_returns_article_json(service: str, upstream: LocalServer) -> None:
     assert body["title"] == "A story" and body["kind"] == "article"
     assert "paragraph of the story" in body["markdown"]
     assert body["url"] == upstream.url("/story") and body["truncated"] is False
-    assert body["hero_image_url"] == upstream.url("/hero.jpg")
+    assert body["image"] == upstream.url("/hero.jpg")
 
 
 def test_read_text_format_and_remove_selector(service: str, upstream: LocalServer) -> None:
@@ -298,7 +298,7 @@ def test_extract_raw_html_and_json(service: str) -> None:
         headers={**AUTH, "Content-Type": "text/html"},
     )
     assert raw.status_code == 200 and raw.json()["title"] == "A story"
-    assert raw.json()["hero_image_url"] == "https://example.com/hero.jpg"
+    assert raw.json()["image"] == "https://example.com/hero.jpg"
     js = post(service, "/v1/extract", json={"html": ARTICLE.decode(), "format": "html"})
     assert js.status_code == 200 and "<p>" in js.json()["html"]
 

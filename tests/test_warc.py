@@ -224,7 +224,7 @@ def test_html_files_and_directories(tmp_path: Path) -> None:
     pages = list(read_html_files([tmp_path / "site"]))
     assert [Path(p.source).name for p in pages] == ["a.html", "b.html.gz", "broken.html.gz"]
     assert pages[1].payload == article("B")
-    assert pages[2].error_code == "FILE_ACCESS"
+    assert pages[2].error_code == "INVALID_INPUT"  # a corrupt gzip member, as in a WARC file
 
 
 def test_a_url_is_read_through_fsspec(tmp_path: Path) -> None:

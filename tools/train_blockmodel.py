@@ -73,12 +73,19 @@ TEXT_VOCAB_WORDS = 300
 
 # The corpora the model learns from (tools/train_blockmodel.py prepare writes one cache
 # each, with one shared vocabulary).
-CORPORA = ("wcxb", "news")
+CORPORA = ("wcxb", "news", "classic")
 # The corpora whose domains choose the class/id and short-block words.
 VOCAB_FROM = "both"
 # How much a news page weighs beside a WCXB page (each page weighs the same in total
 # otherwise). See the cv figures in the README for what 1.0 and 0.5 gave.
 NEWS_PAGE_WEIGHT = 1.0
+# How much a page of the classic corpora weighs beside a WCXB page.
+CLASSIC_PAGE_WEIGHT = 1.0
+
+
+def corpus_weight(corpus: str) -> float:
+    return {"news": NEWS_PAGE_WEIGHT, "classic": CLASSIC_PAGE_WEIGHT}.get(corpus, 1.0)
+
 
 # A block counts as main content when at least half of its word trigrams are in it.
 LABEL_SHARE = 0.5
@@ -262,30 +269,10 @@ def label_blocks(texts: list[str], truth: str, cjk: bool = False) -> tuple[np.nd
     return labels, counts
 
 
-def readability_pages(data: Path) -> list[bench.Page]:
-    """Readability.js's test pages as benchmark pages: the truth is the text of its
-    expected.html (Readability's own output, so this measures agreement with it)."""
-    from selectolax.lexbor import LexborHTMLParser
-
-    pages = []
-    for folder in sorted((data / "test-pages").iterdir()):
-        expected, source = folder / "expected.html", folder / "source.html"
-        if not expected.is_file() or not source.is_file():
-            continue
-        tree = LexborHTMLParser(expected.read_text(encoding="utf-8"))
-        truth = tree.body.text(separator=" ") if tree.body is not None else ""
-        pages.append(
-            bench.Page(
-                folder.name, "article", "http://fakehost/test/page.html", source, truth, (), ()
-            )
-        )
-    return pages
-
-
 def corpus_pages(suite: str, data: str | None) -> tuple[list[bench.Page], list[str]]:
     """A training corpus's pages and each page's domain (the cross-validation group)."""
-    if suite == "news":
-        pages = bench.load_news(bench.resolve_data_dir(data, suite="news"))
+    if suite in ("news", "classic", "readability"):
+        pages, _ = bench.load_suite(suite, bench.resolve_data_dir(data, suite=suite))
         return pages, [domain_of(p, {}) for p in pages]
     root = bench.resolve_data_dir(data)
     pages, _ = bench.load_pages(root, "dev")
@@ -297,12 +284,9 @@ def corpus_pages(suite: str, data: str | None) -> tuple[list[bench.Page], list[s
 def prepare(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     if args.suite == "readability":
-        data = Path(args.data) if args.data else ROOT.parent / "shared" / "data" / "readability"
-        pages = readability_pages(data)
+        pages, _ = corpus_pages("readability", args.data)
         vocab = segment.Vocabulary(*load("wcxb")["vocab"])
-        records, xs = prepare_pages(
-            pages, [p.file_id for p in pages], vocab, "readability", raw_file=True
-        )
+        records, xs = prepare_pages(pages, [p.file_id for p in pages], vocab, "readability")
         for index, record in enumerate(records):
             says, under = blockmodel.text_word_columns(_shells(record), vocab)
             xs[index] = np.hstack([xs[index], says, under]).astype(np.float32)
@@ -341,18 +325,19 @@ def prepare_pages(
     domains: list[str],
     structural: segment.Vocabulary,
     corpus: str,
-    raw_file: bool = False,
 ) -> tuple[list[dict[str, Any]], list[np.ndarray]]:
     """Run the real pipeline with the model switched off over ``pages`` and label every
     block: the records and the structural feature rows of each page."""
     records, xs = [], []
     for index, page in enumerate(pages):
-        raw = page.html_path.read_bytes() if raw_file else page.read_html()
+        raw = page.read_html()
         # Segmented with the structural vocabulary, the density selection kept as it is.
         trace = extractor.Trace(vocabulary=structural)
         text = ""
         with contextlib.suppress(UnchromeError):
-            text = extractor.DEFAULT_EXTRACTOR.extract(raw, url=page.url, trace=trace).text
+            text = extractor.DEFAULT_EXTRACTOR.extract(
+                raw, url=page.url, content_type=page.content_type, trace=trace
+            ).text
         fallback = trace.fallback
         seg = trace.seg
         if (
@@ -422,7 +407,7 @@ def arrays(
     counts = np.concatenate([r["counts"] for r in records])
     page = np.concatenate([np.full(len(r["labels"]), i) for i, r in enumerate(records)])
     totals = np.bincount(page, weights=counts + WEIGHT_FLOOR, minlength=len(records))
-    page_weight = np.array([NEWS_PAGE_WEIGHT if r["corpus"] == "news" else 1.0 for r in records])
+    page_weight = np.array([corpus_weight(r["corpus"]) for r in records])
     weight = (counts + WEIGHT_FLOOR) / totals[page] * page_weight[page]
     return x, y, weight, page
 
@@ -585,12 +570,17 @@ def cross_validate(args: argparse.Namespace) -> None:
         oof[test_rows] = model.predict_proba(x[test_rows])[:, 1]
         print(f"fold {fold}: {time.perf_counter() - started:.0f} s", flush=True)
     np.save(CACHE / "oof.npy", oof)
-    for trained_on, scored_on in () if args.skip_cross else (("wcxb", "news"), ("news", "wcxb")):
-        tx, ty, tw, _ = arrays(caches[trained_on]["records"], caches[trained_on]["xs"])
+    # Leave one corpus out: trained on the others, scored on it, which it never saw.
+    for scored_on in () if args.skip_cross else CORPORA:
+        others = [c for c in CORPORA if c != scored_on]
+        tx, ty, tw, _ = arrays(
+            [r for c in others for r in caches[c]["records"]],
+            [x for c in others for x in caches[c]["xs"]],
+        )
         model = train(tx, ty, tw, args.seed)
         probs = model.predict_proba(np.vstack(caches[scored_on]["xs"]))[:, 1]
         np.save(CACHE / f"cross_{scored_on}.npy", probs)
-        print(f"cross-corpus {trained_on} -> {scored_on}: {time.perf_counter() - started:.0f} s")
+        print(f"left out {scored_on}: {time.perf_counter() - started:.0f} s", flush=True)
     if (CACHE / "readability.pkl").is_file() and not args.skip_cross:
         held = load("readability")
         model = train(x, y, w, args.seed)
@@ -625,11 +615,10 @@ def grid(args: argparse.Namespace) -> None:
             )
         cross = CACHE / f"cross_{suite}.npy"
         if cross.is_file():
-            other = next(s for s in CORPORA if s != suite)
-            rows[f"trained on {other} only"] = page_scores(
+            rows[f"without {suite} (LOCO)"] = page_scores(
                 records, model_texts(records, xs, np.load(cross)), snippets
             )
-        print(f"{suite}, out of fold (domains unseen in training; both corpora trained on):")
+        print(f"{suite}, out of fold (domains unseen in training; every corpus trained on):")
         print("word F1 (and the share of pages showing a boilerplate snippet); model")
         print("<drop structured below> <drop other below> <add above>:")
         print_rows(rows)

@@ -305,6 +305,12 @@ cdef inline object _block_text(uc_node_t *node, bint buffered):
     return None if content.isspace() else content
 
 
+# How many nodes segment() walks between two looks at the deadline: about 1 ms of
+# walk on the small-element pages of tools/bench_worst_case.py, and nothing to measure
+# on a real page (a counter and a test per node).
+cdef Py_ssize_t DEADLINE_EVERY = 4096
+
+
 def segment(
     LexborNode root,
     vocab=EMPTY_VOCABULARY,
@@ -312,13 +318,17 @@ def segment(
     bint include_tables=True,
     Py_ssize_t max_depth=1 << 30,
     marks=None,
+    deadline=None,
 ):
     """The blocks under ``root`` in document order, with their element table.
 
     The walk keeps an explicit stack and is the depth guard of the pipeline: an element
     at ``max_depth`` is read as plain text, one block node. ``marks`` maps element
     ``mem_id``s to FLAG_* bits that every block inside the element carries (comment
-    sections, the caller's selector).
+    sections, the caller's selector). ``deadline.check("segment")`` (the extractor's
+    processing deadline) is called every DEADLINE_EVERY nodes: on a 4 MiB page of
+    small elements the walk is the longest stage (0.4-0.9 s), and Config.timeout
+    must hold inside it.
     """
     seg = Segmentation()
     cdef list blocks = seg.blocks
@@ -357,6 +367,7 @@ def segment(
     cdef int action
     cdef bint entered, is_block
     cdef Py_ssize_t element, depth
+    cdef Py_ssize_t visits = 0
     cdef LexborNode wrapped
 
     def flush():
@@ -399,6 +410,9 @@ def segment(
     # (segment._action) are kept by lexbor tag id (the node's local_name), filled as
     # the walk meets them: within one document an id names one tag.
     while node != NULL:
+        visits += 1
+        if deadline is not None and visits % DEADLINE_EVERY == 0:
+            deadline.check("segment")
         known = tag_actions.get(node.local_name)
         if known is None:
             name = _wrap(node, parser).tag or ""
@@ -442,7 +456,7 @@ def segment(
                         )
                     )
             elif include_tables:
-                for row, row_links, row_node in table_rows(wrapped):
+                for row, row_links, row_node in table_rows(wrapped, deadline):
                     blocks.append(
                         Block(
                             "table",

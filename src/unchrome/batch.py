@@ -32,6 +32,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from . import schema
 from .config import Config
 from .errors import (
     ExtractTimeout,
@@ -40,41 +41,18 @@ from .errors import (
     UnchromeError,
     WorkerFailed,
 )
+from .urls import is_web_url
 from .warc import Page
 
 Row = dict[str, Any]
 ContentFormat = Literal["both", "markdown", "text"]
 CONTENT_FORMATS: tuple[str, ...] = ("both", "markdown", "text")
 
-#: The output columns in order, with their types (``str``, ``int``, ``bool``).
-#: Named like trafilatura's JSON where the meaning is the same (title, author, date,
-#: hostname, description, image, language, text), so that its users find their fields.
-COLUMNS: tuple[tuple[str, str], ...] = (
-    ("url", "str"),
-    ("warc_record_id", "str"),
-    ("warc_date", "str"),
-    ("source", "str"),
-    ("warc_offset", "int"),
-    ("http_status", "int"),
-    ("status", "str"),
-    ("error", "str"),
-    ("title", "str"),
-    ("author", "str"),
-    ("date", "str"),
-    ("date_modified", "str"),
-    ("language", "str"),
-    ("site_name", "str"),
-    ("hostname", "str"),
-    ("description", "str"),
-    ("image", "str"),
-    ("canonical_url", "str"),
-    ("kind", "str"),
-    ("text", "str"),
-    ("markdown", "str"),
-    ("word_count", "int"),
-    ("truncated", "bool"),
-    ("encoding", "str"),
-)
+#: The output columns in order, with their types (``str``, ``int``, ``bool``): the rows'
+#: fields of unchrome.schema, named like the library's (and like trafilatura's JSON
+#: where the meaning is the same: title, author, date, hostname, description, image,
+#: language, text), so that its users find their fields.
+COLUMNS: tuple[tuple[str, str], ...] = tuple((f.name, f.type) for f in schema.fields(schema.ROWS))
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _ in COLUMNS)
 OK = "ok"
 
@@ -113,35 +91,33 @@ def failed_row(page: Page, code: str, message: str) -> Row:
 def ok_row(page: Page, result: Any, fmt: str = "both") -> Row:
     row = base_row(page)
     url = result.url or page.url
+    row.update((name, getattr(result, name)) for name in schema.ROW_RESULT_FIELDS)
     row.update(
         status=OK,
         url=url,
-        title=result.title,
-        author=result.author,
-        date=result.date,
-        date_modified=result.date_modified,
-        language=result.language,
-        site_name=result.site_name,
         hostname=urlsplit(url).hostname if url else None,
-        description=result.description,
-        image=result.image,
-        canonical_url=result.canonical_url,
-        kind=result.kind,
         text=result.text if fmt in ("both", "text") else None,
         markdown=result.markdown if fmt in ("both", "markdown") else None,
-        word_count=result.word_count,
-        truncated=result.truncated,
-        encoding=result.encoding,
     )
     return row
 
 
-def extract_page(extractor: Any, page: Page, fmt: str = "both") -> Row:
-    """One page through an ``unchrome.Extractor``: an ``ok`` row or a failed one."""
+def extract_page(
+    extractor: Any, page: Page, fmt: str = "both", url_from_canonical: bool = False
+) -> Row:
+    """One page through an ``unchrome.Extractor``: an ``ok`` row or a failed one.
+
+    ``url_from_canonical``: a page without a URL (an HTML file) that names an absolute
+    canonical URL is extracted again with it as its URL, as if it had been fetched
+    from there: its links become absolute, and the selection rules that read the URL
+    see it (twice the work, for those pages only)."""
     if page.error_code:
         return failed_row(page, page.error_code, page.error or page.error_code)
     try:
         result = extractor.extract(page.payload, url=page.url, content_type=page.content_type)
+        canonical = result.canonical_url
+        if url_from_canonical and page.url is None and canonical and is_web_url(canonical):
+            result = extractor.extract(page.payload, url=canonical, content_type=page.content_type)
         return ok_row(page, result, fmt)
     except UnchromeError as exc:
         return failed_row(page, exc.code, str(exc))
@@ -160,13 +136,14 @@ class UnchromeWorker:
 
     config: Config | None = None
     fmt: str = "both"
+    url_from_canonical: bool = False  # see extract_page
 
     def __call__(self) -> Callable[[Page], Row]:
         from .extractor import Extractor
 
         extractor = Extractor(self.config)
-        fmt = self.fmt
-        return lambda page: extract_page(extractor, page, fmt)
+        fmt, canonical = self.fmt, self.url_from_canonical
+        return lambda page: extract_page(extractor, page, fmt, canonical)
 
 
 # ------------------------------------------------------------------------------ pool

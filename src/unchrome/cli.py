@@ -2,13 +2,18 @@
 
     unchrome https://example.com/story            # Markdown on stdout
     unchrome page.html --format json              # a local file, offline
-    curl -s https://example.com | unchrome -      # standard input
+    unchrome page.html.gz --url https://example.com/story --with-metadata
+    curl -s https://example.com | unchrome - --url https://example.com/
     unchrome urls.txt --out pages/                # many inputs, concurrently
     unchrome serve --host 127.0.0.1 --port 8000   # the HTTP service
     unchrome warc crawl.warc.gz --out pages.parquet   # WARC files, on every core
 
-A ``.txt`` file whose non-blank, non-``#`` lines are all http(s) URLs is a list of
-inputs. Several inputs run concurrently, with a progress bar when stderr is a terminal.
+A file (or standard input) may be compressed with gzip, zstd or brotli (``.br``).
+``--url`` gives the URL of a file or of standard input, as ``url=`` does in the
+library: links are made absolute against it, and the selection reads it. A ``.txt``
+file that is not markup and names at least one http(s) URL is a list of inputs, one a
+line (blank lines and ``#`` comments skipped); a line that is no URL is that line's
+error. Several inputs run concurrently, with a progress bar when stderr is a terminal.
 
 Exit codes (the first failed input, in input order, decides):
 
@@ -24,6 +29,7 @@ Exit codes (the first failed input, in input order, decides):
     8     EXTRACT_FAILED
     9     UPSTREAM_ERROR
     10    UPSTREAM_TIMEOUT, TIMEOUT
+    11    RENDER_UNAVAILABLE (--render always without a browser)
     ====  ============================================
 """
 
@@ -39,10 +45,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from .config import FAVORS, Config
-from .errors import FileAccessError, InvalidInput, UnchromeError
+from .config import FAVORS, RENDER_MODES, Config
+from .errors import FileAccessError, InvalidInput, InvalidURL, UnchromeError
 from .fetch import DEFAULT_FETCH_CONFIG, FetchConfig, read
+from .inputs import is_url, read_page, read_page_file, url_list
 from .result import Result
+from .urls import is_web_url
 
 EXIT_CODES: dict[str, int] = {
     "INVALID_INPUT": 3,
@@ -56,11 +64,13 @@ EXIT_CODES: dict[str, int] = {
     "UPSTREAM_ERROR": 9,
     "UPSTREAM_TIMEOUT": 10,
     "TIMEOUT": 10,
+    "RENDER_UNAVAILABLE": 11,
 }
 EXIT_OK, EXIT_OTHER, EXIT_USAGE = 0, 1, 2
 FORMATS = ("markdown", "text", "json", "html")
+# The formats --with-metadata opens with a YAML front matter (JSON has the fields).
+FRONT_MATTER_FORMATS = ("markdown", "text")
 _SUFFIX = {"markdown": ".md", "text": ".txt", "json": ".json", "html": ".html"}
-_URL = re.compile(r"^https?://", re.IGNORECASE)
 
 
 def exit_code(error: BaseException) -> int:
@@ -71,58 +81,65 @@ def exit_code(error: BaseException) -> int:
 
 @dataclass(frozen=True)
 class Source:
-    """One input: a URL, a local file, or standard input (``-``)."""
+    """One input: a URL, a local file, standard input (``-``), or a line of a URL list
+    that is no URL (``bad_line``: ``origin`` names the list and the line)."""
 
-    kind: str  # "url" | "file" | "stdin"
+    kind: str  # "url" | "file" | "stdin" | "bad_line"
     value: str
+    origin: str | None = None  # "urls.txt:3" for the entries of a URL list
 
     @property
     def label(self) -> str:
-        return "<stdin>" if self.kind == "stdin" else self.value
+        if self.kind == "stdin":
+            return "<stdin>"
+        return self.origin if self.kind == "bad_line" and self.origin else self.value
 
 
 def expand(inputs: Sequence[str]) -> list[Source]:
-    """Arguments -> sources; URL-list files are replaced by their URLs."""
+    """Arguments -> sources; URL-list files are replaced by their entries."""
     sources: list[Source] = []
     for item in inputs:
         if item == "-":
             sources.append(Source("stdin", "-"))
-        elif _URL.match(item):
+        elif is_url(item):
             sources.append(Source("url", item))
         else:
-            urls = _url_list(Path(item))
-            sources += [Source("url", u) for u in urls] if urls else [Source("file", item)]
+            entries = url_list(Path(item))
+            if entries is None:
+                sources.append(Source("file", item))
+                continue
+            for number, entry in entries:
+                kind = "url" if is_url(entry) else "bad_line"
+                sources.append(Source(kind, entry, f"{item}:{number}"))
     return sources
 
 
-def _url_list(path: Path) -> list[str] | None:
-    if path.suffix.lower() != ".txt" or not path.is_file():
-        return None
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return None
-    entries = [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
-    if entries and all(_URL.match(e) for e in entries):
-        return entries
-    return None
-
-
-def process(source: Source, config: Config, fetch_config: FetchConfig) -> Result:
-    from .extractor import extract, extract_file
+def process(
+    source: Source, config: Config, fetch_config: FetchConfig, url: str | None = None
+) -> Result:
+    """One source's Result; ``url`` is the URL of a file or of standard input."""
+    from .extractor import extract
 
     if source.kind == "url":
         return read(source.value, config=config, fetch_config=fetch_config)
+    if source.kind == "bad_line":
+        raise InvalidURL(f"{source.value!r} is not an http(s) URL")
     if source.kind == "stdin":
-        data = sys.stdin.buffer.read(config.max_input_bytes + 1)
-        return extract(data, config=config)
-    return extract_file(source.value, config=config)
+        data = read_page(sys.stdin.buffer, "<stdin>", config.max_input_bytes)
+    else:
+        data = read_page_file(source.value, config.max_input_bytes)
+    return extract(data, url=url, config=config)
 
 
-def render(result: Result, fmt: str, *, compact: bool = False) -> str:
+def render(result: Result, fmt: str, *, compact: bool = False, with_metadata: bool = False) -> str:
     if fmt == "json":
         return result.to_json(indent=None if compact else 2) + "\n"
-    content = getattr(result, fmt)
+    if fmt == "markdown":
+        content = result.to_markdown(with_metadata=with_metadata)
+    elif fmt == "text":
+        content = result.to_text(with_metadata=with_metadata)
+    else:
+        content = result.html
     return content if content.endswith("\n") else content + "\n"
 
 
@@ -217,13 +234,27 @@ def _parser() -> argparse.ArgumentParser:
             "'unchrome warc --help' for WARC files."
         ),
     )
+    p.add_argument("--version", action="version", version=f"unchrome {package_version()}")
     p.add_argument(
         "inputs",
         nargs="+",
         metavar="URL|FILE|-",
-        help="http(s) URL, local HTML/feed file, '-' for stdin, or a .txt URL list",
+        help="http(s) URL, local HTML/feed file (may be .gz, .zst or .br), '-' for stdin, "
+        "or a .txt URL list",
     )
     p.add_argument("-f", "--format", choices=FORMATS, default="markdown")
+    p.add_argument(
+        "--url",
+        metavar="URL",
+        help="the URL of the one FILE or '-' (links made absolute against it, as url= in "
+        "the library)",
+    )
+    p.add_argument(
+        "--with-metadata",
+        action="store_true",
+        help="open the Markdown or text with a YAML front matter (title, author, date, "
+        "date_modified, url, site_name, language, image)",
+    )
     p.add_argument(
         "-o",
         "--out",
@@ -256,8 +287,31 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PORT",
         help="also allow this port besides 80 and 443",
     )
+    p.add_argument(
+        "--render",
+        choices=RENDER_MODES,
+        default=_default_render(),
+        help="load URLs in a headless browser first: auto (only pages built by their "
+        "scripts whose static extraction is thin; the default with the [render] extra), "
+        "always, or never (the default without it)",
+    )
     p.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
     return p
+
+
+def _default_render() -> str:
+    from .browser import available
+
+    return "auto" if available() else "never"
+
+
+def package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("unchrome")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "unknown"
 
 
 def _serve_parser() -> argparse.ArgumentParser:
@@ -309,6 +363,7 @@ def _run(argv: list[str]) -> int:
             include_selector=opts.target_selector,
             exclude_selector=opts.remove_selector,
             favor=opts.favor,
+            render=opts.render,
         )
         fetch_config = FetchConfig(
             allowed_ports=DEFAULT_FETCH_CONFIG.allowed_ports | set(opts.allow_port),
@@ -320,6 +375,16 @@ def _run(argv: list[str]) -> int:
     sources = expand(opts.inputs)
     if sum(s.kind == "stdin" for s in sources) > 1:
         parser.error("'-' (standard input) may be given only once")
+    if opts.url is not None:
+        if len(sources) != 1 or sources[0].kind not in ("file", "stdin"):
+            parser.error("--url gives the URL of one FILE or of '-' (a URL input is its own)")
+        if not is_web_url(opts.url):
+            parser.error(f"--url must be an absolute http(s) URL, got {opts.url!r}")
+    if opts.with_metadata and opts.format not in FRONT_MATTER_FORMATS:
+        parser.error(
+            "--with-metadata applies to --format markdown and text "
+            "(JSON carries the metadata as fields)"
+        )
     if opts.out is not None:
         try:
             opts.out.mkdir(parents=True, exist_ok=True)
@@ -328,36 +393,48 @@ def _run(argv: list[str]) -> int:
             return EXIT_CODES["FILE_ACCESS"]
     return _run_all(
         sources,
-        opts.format,
-        opts.out,
+        Output(opts.format, opts.out, opts.with_metadata),
         opts.jobs,
         config,
         fetch_config,
+        url=opts.url,
         show_progress=not opts.no_progress and sys.stderr.isatty(),
     )
 
 
+@dataclass(frozen=True)
+class Output:
+    """What is written of each result, and where."""
+
+    fmt: str
+    out: Path | None = None  # a directory, one file per input; None: standard output
+    with_metadata: bool = False
+
+    def render(self, result: Result, *, compact: bool = False) -> str:
+        return render(result, self.fmt, compact=compact, with_metadata=self.with_metadata)
+
+
 def _run_all(
     sources: list[Source],
-    fmt: str,
-    out: Path | None,
+    output: Output,
     jobs: int,
     config: Config,
     fetch_config: FetchConfig,
     *,
+    url: str | None = None,
     show_progress: bool,
 ) -> int:
     many = len(sources) > 1
-    outdir = OutDir(out, fmt) if out is not None else None
+    outdir = OutDir(output.out, output.fmt) if output.out is not None else None
     progress = Progress(len(sources), sys.stderr, show_progress and many)
     outcomes: list[Result | BaseException | None] = [None] * len(sources)
 
     def work(index: int) -> None:
         source = sources[index]
         try:
-            result = process(source, config, fetch_config)
+            result = process(source, config, fetch_config, url)
             if outdir is not None:
-                outdir.path_for(source).write_text(render(result, fmt), encoding="utf-8")
+                outdir.path_for(source).write_text(output.render(result), encoding="utf-8")
             outcomes[index] = result
         except (UnchromeError, OSError) as exc:
             outcomes[index] = (
@@ -373,23 +450,28 @@ def _run_all(
         for future in as_completed([pool.submit(work, i) for i in range(len(sources))]):
             future.result()
     progress.close()
-    return _report(sources, outcomes, fmt, to_stdout=outdir is None)
+    return _report(sources, outcomes, output, config.max_input_bytes)
 
 
 def _report(
     sources: list[Source],
     outcomes: list[Result | BaseException | None],
-    fmt: str,
-    *,
-    to_stdout: bool,
+    output: Output,
+    cap: int,
 ) -> int:
     code = EXIT_OK
     many = len(sources) > 1
     for source, outcome in zip(sources, outcomes, strict=True):
         if isinstance(outcome, Result):
-            if to_stdout:
-                header = f"==> {source.label} <==\n" if many and fmt != "json" else ""
-                _write(sys.stdout, header + render(outcome, fmt, compact=many))
+            if output.out is None:
+                header = f"==> {source.label} <==\n" if many and output.fmt != "json" else ""
+                _write(sys.stdout, header + output.render(outcome, compact=many))
+            if outcome.truncated and output.fmt != "json":  # JSON says so: "truncated"
+                print(
+                    f"unchrome: {source.label}: warning: the input is over {_size(cap)}; "
+                    f"only its first {_size(cap)} were read (truncated)",
+                    file=sys.stderr,
+                )
             continue
         error = outcome if outcome is not None else RuntimeError("not processed")
         name = getattr(error, "code", type(error).__name__)
@@ -400,3 +482,7 @@ def _report(
         failed = sum(not isinstance(o, Result) for o in outcomes)
         print(f"unchrome: {len(sources) - failed} ok, {failed} failed", file=sys.stderr)
     return code
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:g} MiB" if n % 2**10 == 0 and n >= 2**20 else f"{n:,} bytes"

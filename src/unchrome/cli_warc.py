@@ -3,6 +3,7 @@
     unchrome warc CC-MAIN-...warc.gz --out pages.parquet --jobs 8
     unchrome warc crawl/*.warc.gz --out pages.jsonl --format text
     unchrome warc pages/ --out pages.jsonl          # a directory of .html / .html.gz files
+    unchrome warc pages/ --url https://example.com/docs/ --out pages.jsonl
     unchrome warc a.warc.gz --out pages.parquet --engine ray --address auto
 
 Every HTML record gives exactly one row, ``status`` ``ok`` or the error code; the other
@@ -27,6 +28,7 @@ from .cli import add_favor_option
 from .config import Config
 from .errors import FileAccessError, InvalidInput, UnchromeError
 from .sink import SINK_FORMATS, open_sink, sink_format
+from .urls import is_web_url
 from .warc import Page, WarcReader, is_url, is_warc_path, read_html_files
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT = 0, 2, 3
@@ -37,8 +39,8 @@ def parser() -> argparse.ArgumentParser:
         prog="unchrome warc",
         description=(
             "Extract the HTML records of WARC files (.warc, .warc.gz, .warc.zst), or "
-            "directories of .html/.html.gz files, on several processes into JSON Lines or "
-            "Parquet."
+            "directories of .html files (maybe .gz, .zst or .br), on several processes into "
+            "JSON Lines or Parquet."
         ),
     )
     p.add_argument("inputs", nargs="+", metavar="FILE", help="WARC files, HTML files, dirs")
@@ -90,6 +92,19 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--address", help="Ray cluster address with --engine ray (default: a local Ray)")
     p.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
+    urls = p.add_mutually_exclusive_group()
+    urls.add_argument(
+        "--url",
+        metavar="BASE",
+        help="HTML files and directories: the URL of a FILE, or the URL a DIR stands for "
+        "(DIR/a/b.html is BASE/a/b.html); WARC records carry their own",
+    )
+    urls.add_argument(
+        "--url-from-canonical",
+        action="store_true",
+        help="HTML files and directories: a page's URL is its own canonical link "
+        "(<link rel=canonical>, og:url) where it names one",
+    )
     return p
 
 
@@ -114,6 +129,10 @@ def main(argv: Sequence[str]) -> int:
         print(f"unchrome warc: no such file: {', '.join(missing)}", file=sys.stderr)
         return EXIT_INPUT
     warcs = [path for path in opts.inputs if is_warc_path(path)]
+    if (opts.url or opts.url_from_canonical) and warcs:
+        p.error("--url and --url-from-canonical apply to HTML files and directories")
+    if opts.url and not is_web_url(opts.url):
+        p.error(f"--url must be an absolute http(s) URL, got {opts.url!r}")
     if opts.engine == "ray" and len(warcs) != len(opts.inputs):
         p.error("--engine ray reads WARC files only")
     started = time.monotonic()
@@ -142,12 +161,14 @@ def _progress_wanted(opts: argparse.Namespace) -> bool:
     return not opts.no_progress and sys.stderr.isatty()
 
 
-def _pages(inputs: Sequence[str], reader: WarcReader) -> Iterator[Page]:
+def _pages(inputs: Sequence[str], reader: WarcReader, base_url: str | None) -> Iterator[Page]:
     for path in inputs:
         if is_warc_path(path):
             yield from reader.read_file(path)
         else:
-            yield from read_html_files([path])
+            yield from read_html_files(
+                [path], base_url=base_url, max_bytes=reader.max_payload_bytes
+            )
 
 
 def _run_local(
@@ -156,14 +177,16 @@ def _run_local(
     reader = WarcReader([], max_payload_bytes=config.max_input_bytes)
     timeout = None if config.timeout is None else config.timeout + DEADLINE_GRACE
     pool = ExtractionPool(
-        UnchromeWorker(config, opts.format),
+        UnchromeWorker(config, opts.format, opts.url_from_canonical),
         jobs=opts.jobs,
         timeout=timeout,
         memory_limit=opts.max_memory << 20 if opts.max_memory else None,
     )
     with pool:
         statuses = _drain(
-            pool.map(_pages(opts.inputs, reader)), sink, show_progress=_progress_wanted(opts)
+            pool.map(_pages(opts.inputs, reader, opts.url)),
+            sink,
+            show_progress=_progress_wanted(opts),
         )
     s = pool.stats
     note = ""
@@ -194,7 +217,8 @@ def _summary(statuses: Counter[str], skipped: Counter[str], seconds: float, note
     total = sum(statuses.values())
     rate = total / seconds if seconds > 0 else 0.0
     print(
-        f"unchrome warc: {total} records in {seconds:.1f} s ({rate:.1f}/s)",
+        f"unchrome warc: {total} record{'' if total == 1 else 's'} in {seconds:.1f} s "
+        f"({rate:.1f}/s)",
         file=sys.stderr,
     )
     for status, count in sorted(statuses.items(), key=lambda kv: (kv[0] != OK, -kv[1])):

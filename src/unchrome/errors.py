@@ -101,6 +101,14 @@ class UpstreamTimeout(UnchromeError):
     retryable = True
 
 
+class RenderUnavailable(UnchromeError):
+    """A page had to be rendered in a browser and none can be run here: the ``[render]``
+    extra (Playwright) is not installed, or no Chromium was found (``UNCHROME_BROWSER``)."""
+
+    code = "RENDER_UNAVAILABLE"
+    http_status = 501
+
+
 class FileAccessError(UnchromeError):
     """The file is outside its root, missing, or not readable."""
 
@@ -119,6 +127,7 @@ ALL_ERRORS: tuple[type[UnchromeError], ...] = (
     ExtractTimeout,
     UpstreamError,
     UpstreamTimeout,
+    RenderUnavailable,
     FileAccessError,
 )
 

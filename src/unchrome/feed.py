@@ -20,8 +20,12 @@ from .formats import XML_FEED_TYPES
 from .parse import cap_attributes
 from .result import Media, Result
 
-_ROOT = re.compile(rb"<(rss|feed|rdf:RDF)\b", re.IGNORECASE)
-_HTML = re.compile(rb"<html\b", re.IGNORECASE)
+# A feed's root element is its document's first: only an XML declaration, processing
+# instructions, comments, a doctype and whitespace may come before it. A page whose
+# markup merely holds "<rdf:RDF" (Movable Type blogs put a trackback RDF block in a
+# comment near the top of every post, two CleanEval blog pages among them) is a page.
+_PROLOG = re.compile(rb"(?:\s+|<\?.*?\?>|<!--.*?-->|<!doctype[^>]*>)*", re.IGNORECASE | re.DOTALL)
+_ROOT = re.compile(rb"<(?:rss|feed|rdf:RDF)\b", re.IGNORECASE)
 _TAG = re.compile(r"<\s*(/?)\s*([a-zA-Z0-9]*)[^>]*>")
 # Block tags separate words; inline ones (<b>, <a>) must not split "post</b>." apart.
 _BLOCK_TAGS = frozenset({
@@ -36,20 +40,19 @@ SUMMARY_CHARS = 280
 
 
 def looks_like_feed(data: bytes | str, content_type: str | None) -> bool:
-    """Cheap test: a feed content type, or a feed root element in the first ~1 KB."""
+    """Cheap test: a feed content type, or a document whose first element (in the
+    first ~1 KB) is a feed's root."""
     media = (content_type or "").split(";", 1)[0].strip().lower()
     if media in XML_FEED_TYPES:
         return True
     head = data[:1024]
     if isinstance(head, str):
         head = head.encode("utf-8", "replace")
-    head = head.replace(b"\x00", b"")  # UTF-16 feeds: the markup bytes survive this
-    match = _ROOT.search(head)
-    if match is None:
-        return False
-    # An HTML page that merely mentions <feed ...> in a script or text is not a feed.
-    html_match = _HTML.search(head)
-    return html_match is None or html_match.start() > match.start()
+    # UTF-16 feeds: the markup bytes survive this; a BOM is no markup.
+    head = head.replace(b"\x00", b"").removeprefix(b"\xef\xbb\xbf")
+    head = head.removeprefix(b"\xff\xfe").removeprefix(b"\xfe\xff")
+    prolog = _PROLOG.match(head)
+    return _ROOT.match(head, prolog.end() if prolog else 0) is not None
 
 
 def extract_feed(data: bytes | str, *, url: str | None = None) -> Result:

@@ -761,6 +761,126 @@ async def _aread_final(
     return _finish(response, body, fc, sniff, hops)
 
 
+# ------------------------------------------------------------ the renderer's requests
+
+# Request headers that belong to the browser's own connection, or that the fetcher sets
+# itself (it decodes the body, so it says which encodings it can decode).
+_BROWSER_DROPPED = frozenset(
+    {
+        "host",
+        "connection",
+        "keep-alive",
+        "proxy-connection",
+        "proxy-authorization",
+        "transfer-encoding",
+        "te",
+        "trailer",
+        "upgrade",
+        "content-length",
+        "accept-encoding",
+    }
+)
+# Response headers that describe the wire, not the decoded body handed to the browser.
+_WIRE_HEADERS = frozenset(
+    {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
+)
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+@dataclass
+class Exchanged:
+    """A response for the browser: the final hop's status and headers, the body decoded."""
+
+    url: str
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+
+
+class PageNetwork:
+    """Every request of one rendered page, made by the fetcher instead of the browser.
+
+    ``unchrome.browser`` hands each request the browser wants to make to ``exchange``:
+    its URL is checked as a user's URL is, its connections go through the guarded
+    backend (every resolved address checked, the socket opened to a checked address, so
+    DNS rebinding has no window), redirects are followed here with every hop re-checked,
+    and the body is capped and decoded. One transport (connections reused across the
+    page's requests) and one deadline for the whole page.
+    """
+
+    def __init__(self, fc: FetchConfig, seconds: float) -> None:
+        self.fc = fc
+        self.deadline = _Deadline(seconds)
+        self._transport = AsyncGuardedTransport(fc, self.deadline)
+
+    async def exchange(
+        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+    ) -> Exchanged:
+        fc = self.fc
+        method = method.upper()
+        if method not in _METHODS:
+            raise InvalidURL(f"method {method[:20]!r} is not allowed")
+        target = check_url(url, fc.allowed_ports)
+        sent = {k: v for k, v in headers.items() if k.lower() not in _BROWSER_DROPPED}
+        sent["Accept-Encoding"] = _headers(fc)["Accept-Encoding"]
+        cookies = httpx.Cookies()
+        try:
+            for hop in range(fc.max_redirects + 1):
+                request = httpx.Request(method, target.url, headers=sent, content=body)
+                if hop:
+                    cookies.set_cookie_header(request)
+                request.extensions["timeout"] = httpx.Timeout(fc.deadline).as_dict()
+                response = await self._transport.handle_async_request(request)
+                response.request = request
+                try:
+                    cookies.extract_cookies(response)
+                    next_target = _next_hop(response, fc)
+                    if next_target is None:
+                        return await self._final(response)
+                    size = 0
+                    async for chunk in response.aiter_raw():
+                        self.deadline.remaining()
+                        size += len(chunk)
+                        if size > _drain_limit():
+                            break
+                finally:
+                    await response.aclose()
+                target = next_target
+                status = response.status_code
+                # As browsers do: a 303, and a 301/302 answering a POST, become a GET.
+                if (status == 303 and method != "HEAD") or (
+                    status in (301, 302) and method == "POST"
+                ):
+                    method, body = "GET", None
+                    sent = {k: v for k, v in sent.items() if k.lower() != "content-type"}
+                # The browser's credentials were meant for the first host only.
+                sent = {
+                    k: v for k, v in sent.items() if k.lower() not in ("cookie", "authorization")
+                }
+        except (httpx.HTTPError, *_TRANSPORT_ERRORS) as exc:
+            raise _map_exception(exc) from None
+        raise UpstreamTimeout(f"more than {fc.max_redirects} redirects")
+
+    async def _final(self, response: httpx.Response) -> Exchanged:
+        body = _Body(self.fc.max_bytes)
+        async for chunk in response.aiter_raw():
+            self.deadline.remaining()
+            if not body.add(chunk):
+                # A cut script or JSON is worse than none: the request fails instead.
+                raise UnsupportedContent(f"a response over {self.fc.max_bytes} bytes")
+        data, cut = decode_body(body.bytes(), response.headers.get("content-encoding"), self.fc)
+        if cut:
+            raise UnsupportedContent(f"a response over {self.fc.max_decompressed} bytes decoded")
+        headers = [
+            (k, v) for k, v in response.headers.multi_items() if k.lower() not in _WIRE_HEADERS
+        ]
+        return Exchanged(str(response.url), response.status_code, headers, data)
+
+    async def aclose(self) -> None:
+        with anyio.CancelScope(shield=True):
+            await self._transport.aclose()
+
+
 # ------------------------------------------------------------------------- extraction
 
 
@@ -782,8 +902,15 @@ def read(
     """Fetch ``url`` safely and return its main content.
 
     Raises a named :class:`~unchrome.errors.UnchromeError` on every failure.
+    ``config.render`` ("auto", "always") renders the page in a headless browser first:
+    see :mod:`unchrome.browser`.
     """
-    return extract_fetched(fetch(url, fetch_config), config)
+    page = fetch(url, fetch_config)
+    if config is None or config.render == "never":
+        return extract_fetched(page, config)
+    from .browser import read_rendering  # late: the [render] extra is optional
+
+    return read_rendering(page, config, fetch_config or DEFAULT_FETCH_CONFIG)
 
 
 async def aread(
@@ -792,4 +919,8 @@ async def aread(
     """Async :func:`read`. Extraction runs in a worker thread: a heavy page must not
     stall the event loop (and every other request of the service)."""
     page = await afetch(url, fetch_config)
-    return await anyio.to_thread.run_sync(extract_fetched, page, config)
+    if config is None or config.render == "never":
+        return await anyio.to_thread.run_sync(extract_fetched, page, config)
+    from .browser import aread_rendering
+
+    return await aread_rendering(page, config, fetch_config or DEFAULT_FETCH_CONFIG)

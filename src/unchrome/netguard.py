@@ -71,6 +71,13 @@ _NAT64_V6 = _V6("64:ff9b::/96")
 _IPV4_COMPATIBLE_V6 = _V6("::/96")
 
 
+def _article(reason: str) -> str:
+    """The article of a reason above, by its sound: "an unspecified", "an IETF", "a
+    unique local", "a 6to4"."""
+    vowel = reason[:1].lower() in "aeio" or (reason.startswith("un") and reason[:3] != "uni")
+    return "an" if vowel else "a"
+
+
 def parse_ip(text: str) -> IPAddress | None:
     """The address ``text`` spells, or None when it is a host name.
 
@@ -168,8 +175,10 @@ def check_addresses(
         reason = address_refusal(address, allowed)
         if reason:
             if parse_ip(host) == address:
-                raise ForbiddenAddress(f"{host} is a {reason} address")
-            raise ForbiddenAddress(f"{host} resolves to {address}, a {reason} address")
+                raise ForbiddenAddress(f"{host} is {_article(reason)} {reason} address")
+            raise ForbiddenAddress(
+                f"{host} resolves to {address}, {_article(reason)} {reason} address"
+            )
 
 
 def system_resolver(host: str, port: int) -> list[str]:

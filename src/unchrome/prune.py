@@ -446,10 +446,20 @@ def _named_noise(
             continue
         # No widget holds most of a page's text: an element that does is a wrapper
         # with an unlucky name (id="overlay-section") or swallowed the story through
-        # unclosed markup (a share-button div left open around the article).
-        if size <= widget_max_chars:
+        # unclosed markup (a share-button div left open around the article), and so
+        # is one that holds the element marked as the article's body.
+        if size <= widget_max_chars and not _holds_article_body(node):
             doomed.append(node)
     return doomed
+
+
+def _holds_article_body(node: LexborNode) -> bool:
+    """Whether the element holds the one its page marks as the article's body
+    (schema.org microdata, itemprop="articleBody"): then it is a wrapper whatever its
+    name says. One CMS of the Dragnet pages opens a "share_wrapper" div that its
+    markup never closes around the story; seven of its articles lost the whole story
+    to it (Dragnet 0.879 -> 0.884, no page of another set changed)."""
+    return node.css_first('[itemprop~="articleBody" i]') is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import InitVar, dataclass, field, fields
+from dataclasses import InitVar, dataclass, field
 from typing import Any
+
+from . import schema
 
 
 @dataclass(frozen=True)
@@ -30,9 +32,10 @@ class Rendering:
 
 # Media lists computed on first access with the HTML; each is also an __init__ argument.
 _MEDIA = ("images", "links", "videos", "audios")
+_LIBRARY_FIELDS = schema.names(schema.LIBRARY)
 
 
-@dataclass
+@dataclass(repr=False)
 class Result:
     url: str | None = None
     title: str | None = None
@@ -81,25 +84,43 @@ class Result:
             self._rendering = Rendering(html or "", *(list(m or []) for m in media))
 
     def to_dict(self) -> dict[str, Any]:
-        # The lazy values are InitVars, not dataclass fields: each goes where it was
-        # declared (markdown before text, html after it, the media after has_body).
+        """Every field of the library's schema (unchrome.schema), in its order; the
+        media as ``{"url", "text", "title"}`` objects."""
         out: dict[str, Any] = {}
-        for f in fields(self):
-            name = f.name
-            if name.startswith("_"):
-                continue
-            if name == "text":
-                out["markdown"] = self.markdown
-            out[name] = getattr(self, name)
-            if name == "text":
-                out["html"] = self.html
-            elif name == "has_body":
-                for media in _MEDIA:
-                    out[media] = [_media_dict(m) for m in getattr(self, media)]
+        for name in _LIBRARY_FIELDS:
+            value = getattr(self, name)
+            out[name] = [_media_dict(m) for m in value] if name in _MEDIA else value
         return out
 
     def to_json(self, *, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    def to_markdown(self, *, with_metadata: bool = False) -> str:
+        """The Markdown; ``with_metadata``: opened by a YAML front matter of the title,
+        author, dates, URL, site name, language and image (trafilatura's
+        ``with_metadata=True``; unchrome.schema.front_matter)."""
+        return self._with_metadata(self.markdown) if with_metadata else self.markdown
+
+    def to_text(self, *, with_metadata: bool = False) -> str:
+        """The plain text; ``with_metadata`` as for to_markdown."""
+        return self._with_metadata(self.text) if with_metadata else self.text
+
+    def _with_metadata(self, content: str) -> str:
+        values = {name: getattr(self, name) for name in schema.FRONT_MATTER}
+        return schema.front_matter(values) + ("\n" + content if content else "")
+
+    def __repr__(self) -> str:
+        # The metadata and the size of the content: a docs page's text is 40 KB, and
+        # the Markdown would be rendered (and kept) only to be printed.
+        shown = ", ".join(
+            f"{name}={getattr(self, name)!r}"
+            for name in ("url", "title", "site_name", "author", "date", "language", "kind")
+            if getattr(self, name) is not None
+        )
+        return (
+            f"Result({shown}, text=<{len(self.text):,} chars>, word_count={self.word_count}, "
+            f"has_body={self.has_body}, truncated={self.truncated})"
+        )
 
 
 def _media_dict(media: Media) -> dict[str, str]:
@@ -146,6 +167,14 @@ def _lazy_part(name: str) -> property:
 
     return property(get, set_)
 
+
+Result.__doc__ = f"""The main content of one page, in three renderings, and its metadata.
+
+Markdown, HTML and the media lists are rendered on first access (and kept); the text
+is ready. ``to_dict()`` / ``to_json()`` give these fields (unchrome.schema), in order:
+
+{schema.docstring(schema.LIBRARY)}
+"""
 
 # Installed after the dataclass is built, so that these names stay __init__ arguments
 # (InitVar) while reads go through the lazy renderers.

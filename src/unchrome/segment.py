@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .parse import LexborNode
 
@@ -310,16 +311,24 @@ def is_data_table(table: LexborNode) -> bool:
     return all(nested.mem_id == own for nested in table.css("tr table"))
 
 
-def table_rows(table: LexborNode) -> list[tuple[str, int, LexborNode]]:
+# Rows read between two looks at the extractor's deadline: a 4 MiB table of 64,000
+# rows takes 0.6 s to read (tools/bench_worst_case.py), about 10 ms per 1,024 rows.
+DEADLINE_ROWS = 1024
+
+
+def table_rows(table: LexborNode, deadline: Any = None) -> list[tuple[str, int, LexborNode]]:
     """Caption and rows of a table as text lines, each with its link characters and
-    the element it was read from."""
+    the element it was read from. ``deadline.check("segment")`` (the extractor's
+    processing deadline) is called every DEADLINE_ROWS rows."""
     rows: list[tuple[str, int, LexborNode]] = []
     caption = table.css_first("caption")
     if caption is not None:
         text = " ".join(caption.text(deep=True, separator=" ").split())
         if text:
             rows.append((text, 0, caption))
-    for tr in table.css("tr"):
+    for count, tr in enumerate(table.css("tr"), 1):
+        if deadline is not None and count % DEADLINE_ROWS == 0:
+            deadline.check("segment")
         cells = [" ".join(c.text(deep=True, separator=" ").split()) for c in tr.css("th, td")]
         cells = [c for c in cells if c]
         if cells:

@@ -1,15 +1,21 @@
 """The HTTP service: ``unchrome serve`` (FastAPI on uvicorn).
 
 Endpoints
-    POST /v1/read      {"url", "format", "target_selector", "remove_selector", "favor"}
-    POST /v1/extract   HTML as the raw body (?url=&format=) or JSON {"html", "url", "format"}
+    POST /v1/read      {"url", "format", "target_selector", "remove_selector", "favor",
+                       "with_metadata"}
+    POST /v1/extract   HTML as the raw body (?url=&format=) or JSON {"html", "url", "format"...}
     GET  /r/<url>      Markdown as text/plain (or JSON with ``Accept: application/json``)
     GET  /healthz      liveness
+    GET  /openapi.json, /docs (Swagger UI, its assets served from a package: no CDN)
 
-Raw-body and ``/r/`` requests take their options as headers: ``X-Return-Format``,
-``X-Target-Selector``, ``X-Remove-Selector`` and ``X-Favor`` (precision, balanced or
-recall: see ``Config.favor``).
-    GET  /openapi.json, /docs
+Raw-body and ``/r/`` requests take their options as headers: ``X-Return-Format`` (``/r/``),
+``X-Target-Selector``, ``X-Remove-Selector``, ``X-Favor`` (precision, balanced or
+recall: see ``Config.favor``) and ``X-With-Metadata`` (true: the Markdown or text opens
+with a YAML front matter). The JSON answers carry the fields of unchrome.schema.
+``X-Engine`` (``browser``, ``auto`` or ``direct``; an ``engine`` field of ``/v1/read``)
+chooses whether a fetched page is rendered in a headless browser first
+(``Config.render`` always, auto, never: ``unchrome.browser``); ``UNCHROME_RENDER`` sets
+the service's default (never).
 
 Settings come from the environment (see :class:`ServiceSettings`). The service is meant
 to face the internet: every fetch goes through the SSRF guards of ``fetch.py``, request
@@ -29,19 +35,21 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import unquote
 
 import anyio
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, Field, ValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from pydantic import BaseModel, Field, ValidationError, create_model
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from . import schema
 from .config import Config
-from .errors import InvalidInput, InvalidURL, UnchromeError
+from .errors import InvalidInput, InvalidURL, UnchromeError, UnsupportedContent
 from .fetch import DEFAULT_FETCH_CONFIG, FetchConfig, aread
+from .formats import HTML_TYPES, XML_TYPES
 from .result import Result
 from .urls import is_web_url
 
@@ -109,7 +117,7 @@ class ServiceSettings:
     header_deadline: float = 10.0
     cors_origins: tuple[str, ...] = ()  # UNCHROME_CORS_ORIGINS: comma-separated; off
     fetch_config: FetchConfig = field(default=DEFAULT_FETCH_CONFIG)
-    config: Config = field(default_factory=Config)
+    config: Config = field(default_factory=Config)  # UNCHROME_RENDER: its render mode
 
     def __post_init__(self) -> None:
         for name in ("max_body_bytes", "max_concurrency"):
@@ -166,10 +174,14 @@ class ServiceSettings:
             header_deadline=seconds("UNCHROME_HEADER_DEADLINE", cls.header_deadline),
             cors_origins=items("UNCHROME_CORS_ORIGINS"),
             fetch_config=fetch_config,
+            config=Config(render=env.get("UNCHROME_RENDER", "").strip().lower() or "never"),  # type: ignore[arg-type]
         )
 
 
 # ---------------------------------------------------------------------------- models
+
+
+_WITH_METADATA = "the Markdown or text opens with a YAML front matter (title, author, dates...)"
 
 
 class ReadRequest(BaseModel):
@@ -178,6 +190,10 @@ class ReadRequest(BaseModel):
     target_selector: str | None = Field(None, description="CSS selector of the content")
     remove_selector: str | None = Field(None, description="CSS selector of parts to drop")
     favor: str | None = Field(None, description="precision, balanced (default) or recall")
+    engine: str | None = Field(
+        None, description="browser (render it), auto or direct (never); as X-Engine"
+    )
+    with_metadata: bool = Field(False, description=_WITH_METADATA)
 
 
 class ExtractRequest(BaseModel):
@@ -187,6 +203,7 @@ class ExtractRequest(BaseModel):
     target_selector: str | None = None
     remove_selector: str | None = None
     favor: str | None = Field(None, description="precision, balanced (default) or recall")
+    with_metadata: bool = Field(False, description=_WITH_METADATA)
 
 
 class ErrorBody(BaseModel):
@@ -199,60 +216,103 @@ class ErrorResponse(BaseModel):
     error: ErrorBody
 
 
-class ReadResponse(BaseModel):
-    url: str | None
-    title: str | None
-    site: str | None
-    kind: str
-    format: Format
-    markdown: str | None = None
-    text: str | None = None
-    html: str | None = None
-    hero_image_url: str | None
-    truncated: bool
-    author: str | None
-    date: str | None
-    description: str | None
-    language: str | None
-    canonical_url: str | None
-    has_body: bool
-    word_count: int
-    reading_time: int
+_PYTHON_TYPES: dict[str, type] = {"str": str, "int": int, "float": float, "bool": bool}
 
 
-def payload(result: Result, fmt: Format) -> dict[str, Any]:
-    """The JSON answer: metadata plus the content under the name of its format."""
-    return {
-        "url": result.url,
-        "title": result.title,
-        "site": result.site_name,
-        "kind": result.kind,
-        "format": fmt,
-        fmt: getattr(result, fmt),
-        "hero_image_url": result.image,
-        "truncated": result.truncated,
-        "author": result.author,
-        "date": result.date,
-        "date_modified": result.date_modified,
-        "description": result.description,
-        "language": result.language,
-        "canonical_url": result.canonical_url,
-        "has_body": result.has_body,
-        "word_count": result.word_count,
-        "reading_time": result.reading_time,
-    }
+def _response_model() -> type[BaseModel]:
+    """The JSON answer's model, from the service's fields of unchrome.schema: the
+    content comes under the name of the requested format, the other two are absent."""
+    definitions: dict[str, Any] = {}
+    for f in schema.fields(schema.SERVICE):
+        kind: Any = _PYTHON_TYPES[f.type]
+        if f.name in schema.CONTENT:
+            definitions[f.name] = (kind | None, Field(None, description=f"{f.meaning} (format)"))
+        elif f.name == "format":
+            definitions[f.name] = (Format, Field(description=f.meaning))
+        else:
+            definitions[f.name] = (
+                kind | None if f.nullable else kind,
+                Field(description=f.meaning),
+            )
+    return create_model("ReadResponse", **definitions)
 
 
-def reader_text(result: Result, fmt: Format) -> str:
-    """The plain-text answer of ``/r/``: a short header, then the content."""
+ReadResponse = _response_model()
+
+
+def content(result: Result, fmt: Format, with_metadata: bool = False) -> str:
+    """The content in ``fmt``; ``with_metadata``: the Markdown or text opened by the
+    YAML front matter (HTML is refused before extraction, see _check_with_metadata)."""
+    if fmt == "markdown":
+        return result.to_markdown(with_metadata=with_metadata)
+    if fmt == "text":
+        return result.to_text(with_metadata=with_metadata)
+    return result.html
+
+
+def payload(result: Result, fmt: Format, with_metadata: bool = False) -> dict[str, Any]:
+    """The JSON answer: the service's fields of unchrome.schema, with the content under
+    the name of its format. Renders the Markdown or HTML: call it off the event loop."""
+    out: dict[str, Any] = {}
+    for name in _SERVICE_FIELDS:
+        if name == "format":
+            out[name] = fmt
+        elif name == fmt:
+            out[name] = content(result, fmt, with_metadata)
+        elif name not in schema.CONTENT:
+            out[name] = getattr(result, name)
+    return out
+
+
+_SERVICE_FIELDS = schema.names(schema.SERVICE)
+
+
+def reader_text(result: Result, fmt: Format, with_metadata: bool = False) -> str:
+    """The plain-text answer of ``/r/``: a short header (Jina Reader's names), then the
+    content. Renders the Markdown or HTML: call it off the event loop."""
     label = {"markdown": "Markdown", "text": "Text", "html": "HTML"}[fmt]
     lines = [f"Title: {result.title or ''}", "", f"URL Source: {result.url or ''}", ""]
     if result.date:
         lines += [f"Published Time: {result.date}", ""]
     if result.date_modified:
         lines += [f"Modified Time: {result.date_modified}", ""]
-    lines += [f"{label} Content:", getattr(result, fmt)]
+    lines += [f"{label} Content:", content(result, fmt, with_metadata)]
     return "\n".join(lines)
+
+
+def _check_with_metadata(fmt: str, with_metadata: bool) -> None:
+    if with_metadata and fmt == "html":
+        raise InvalidInput("with_metadata applies to the markdown and text formats, not html")
+
+
+def _flag(value: str | None, name: str) -> bool:
+    """A boolean header: true/1/yes or false/0/no (absent: false)."""
+    word = (value or "").strip().lower()
+    if word in ("", "0", "false", "no"):
+        return False
+    if word in ("1", "true", "yes"):
+        return True
+    raise InvalidInput(f"{name} must be true or false, got {value!r}")
+
+
+# A raw body whose Content-Type is no markup type is refused (415) by the extractor;
+# curl --data-binary sends application/x-www-form-urlencoded unless told otherwise.
+_TYPE_HINT = (
+    "send the page with 'Content-Type: text/html' (curl: -H 'Content-Type: text/html' "
+    '--data-binary @page.html), or as JSON {"html": ...} with \'Content-Type: '
+    "application/json'"
+)
+
+
+def _markup_type(content_type: str) -> bool:
+    mime = content_type.split(";", 1)[0].strip().lower()
+    return (
+        not mime
+        or mime in HTML_TYPES
+        or mime in XML_TYPES
+        or mime == "text/plain"
+        or mime.endswith(("+xml", "/xml"))
+    )
 
 
 def error_response(error: UnchromeError) -> JSONResponse:
@@ -417,16 +477,18 @@ def _config(
     return base.with_(**changes) if changes else base
 
 
-def _header_config(base: Config, request: Request) -> Config:
-    """The Config a request asks for in its X-Target-Selector, X-Remove-Selector and
-    X-Favor headers."""
-    headers = request.headers
-    return _config(
-        base,
-        headers.get("x-target-selector"),
-        headers.get("x-remove-selector"),
-        headers.get("x-favor"),
-    )
+# X-Engine, as Jina Reader names it -> Config.render.
+_ENGINES = {"browser": "always", "auto": "auto", "direct": "never"}
+
+
+def _engine(config: Config, engine: str | None) -> Config:
+    """The request's ``X-Engine`` (or ``engine``) as the Config's render mode."""
+    if not engine:
+        return config
+    mode = _ENGINES.get(engine.strip().lower())
+    if mode is None:
+        raise InvalidInput("X-Engine must be browser, auto or direct")
+    return config.with_(render=mode)
 
 
 def _extract_sync(html: str | bytes, url: str | None, content_type: str | None, config: Config):
@@ -437,16 +499,40 @@ def _extract_sync(html: str | bytes, url: str | None, content_type: str | None, 
 
 # ----------------------------------------------------------------------------- app
 
+_WITH_METADATA_HEADER = f"true: {_WITH_METADATA}"
+TargetHeader = Annotated[str | None, Header(description="CSS selector of the content")]
+RemoveHeader = Annotated[str | None, Header(description="CSS selector of parts to drop")]
+FavorHeader = Annotated[str | None, Header(description="precision, balanced (default) or recall")]
+MetadataHeader = Annotated[str | None, Header(description=_WITH_METADATA_HEADER)]
+EngineHeader = Annotated[
+    str | None,
+    Header(description="browser (render the page in a headless browser), auto or direct (never)"),
+]
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("unchrome")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
+
 
 def create_app(settings: ServiceSettings | None = None) -> FastAPI:
     settings = settings or ServiceSettings.from_env()
     app = FastAPI(
         title="unchrome",
         summary="Turn any web page into its main content.",
-        version="0.1.0",
+        version=_version(),
         responses={"default": {"model": ErrorResponse}},
+        # Served by _docs from a package: FastAPI's own pages load their scripts from a
+        # CDN and stay blank where the service has no internet (ReDoc has no package).
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
+    _docs(app)
     _routes(app, settings)
     _error_handlers(app)
     # Order: the last added is the outermost. CORS only when origins are configured.
@@ -466,10 +552,35 @@ def create_app(settings: ServiceSettings | None = None) -> FastAPI:
                 "X-Target-Selector",
                 "X-Remove-Selector",
                 "X-Favor",
+                "X-Engine",
+                "X-With-Metadata",
             ],
         )
     app.add_middleware(AccessLog)
     return app
+
+
+def _docs(app: FastAPI) -> None:
+    """Swagger UI at /docs, its scripts and styles served from the swagger-ui-bundle-v2
+    package (a dependency), so that the page works offline."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from starlette.staticfiles import StaticFiles
+
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:  # pragma: no cover - a dependency; without it, no /docs
+        return
+    app.mount("/docs/assets", StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title=f"{app.title} - Swagger UI",
+            swagger_js_url="/docs/assets/swagger-ui-bundle.js",
+            swagger_css_url="/docs/assets/swagger-ui.css",
+            swagger_favicon_url="/docs/assets/favicon-32x32.png",
+        )
 
 
 def _routes(app: FastAPI, settings: ServiceSettings) -> None:
@@ -478,6 +589,16 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
         "content": {
             "application/json": {"schema": ExtractRequest.model_json_schema()},
             "text/html": {"schema": {"type": "string"}},
+        }
+    }
+    reader_responses: dict[int | str, dict[str, Any]] = {
+        200: {
+            "description": "the content after a Title: / URL Source: header; the JSON "
+            "answer with Accept: application/json",
+            "content": {
+                "text/plain": {"schema": {"type": "string"}},
+                "application/json": {"schema": {"$ref": "#/components/schemas/ReadResponse"}},
+            },
         }
     }
 
@@ -491,47 +612,95 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
         response_model_exclude_none=False,
         openapi_extra={"requestBody": read_schema},
     )
-    async def read_endpoint(request: Request) -> JSONResponse:
+    async def read_endpoint(request: Request, x_engine: EngineHeader = None) -> JSONResponse:
         body = await request.body()  # read by Guard, within its deadline and limit
         req = _parse(ReadRequest, body)
+        _check_with_metadata(req.format, req.with_metadata)
         config = _config(settings.config, req.target_selector, req.remove_selector, req.favor)
+        config = _engine(config, req.engine or x_engine)
         result = await aread(req.url, config=config, fetch_config=settings.fetch_config)
-        return JSONResponse(payload(result, req.format))
+        answer = await anyio.to_thread.run_sync(payload, result, req.format, req.with_metadata)
+        return JSONResponse(answer)
 
     @app.post(
         "/v1/extract", response_model=ReadResponse, openapi_extra={"requestBody": extract_schema}
     )
     async def extract_endpoint(
-        request: Request, url: str | None = None, format: Format = "markdown"
+        request: Request,
+        url: str | None = None,
+        format: Format = "markdown",
+        x_target_selector: TargetHeader = None,
+        x_remove_selector: RemoveHeader = None,
+        x_favor: FavorHeader = None,
+        x_with_metadata: MetadataHeader = None,
     ) -> JSONResponse:
         body = await request.body()  # read by Guard, within its deadline and limit
         content_type = request.headers.get("content-type", "")
         if content_type.split(";")[0].strip().lower() == "application/json":
             req = _parse(ExtractRequest, body)
             html: str | bytes = req.html
-            url, format, ctype = req.url, req.format, None
+            url, format, ctype, with_metadata = req.url, req.format, None, req.with_metadata
             config = _config(settings.config, req.target_selector, req.remove_selector, req.favor)
         else:
+            if not _markup_type(content_type):
+                mime = content_type.split(";", 1)[0].strip()
+                raise UnsupportedContent(f"content type {mime!r} is not HTML: {_TYPE_HINT}")
             html, ctype = body, content_type or None
-            config = _header_config(settings.config, request)
+            with_metadata = _flag(x_with_metadata, "X-With-Metadata")
+            config = _config(settings.config, x_target_selector, x_remove_selector, x_favor)
+        _check_with_metadata(format, with_metadata)
         # Nothing is fetched: ``url`` is only the base for relative links, and the
         # result echoes it.
         if url is not None and url != "" and not is_web_url(url):
             raise InvalidURL("url must be an absolute http(s) URL")
-        result = await anyio.to_thread.run_sync(_extract_sync, html, url or None, ctype, config)
-        return JSONResponse(payload(result, format))
+        answer = await anyio.to_thread.run_sync(
+            _extract_payload, html, url or None, ctype, config, format, with_metadata
+        )
+        return JSONResponse(answer)
 
-    @app.get("/r/{target:path}", response_class=PlainTextResponse)
-    async def reader(request: Request, target: str) -> Response:
+    @app.get("/r/{target:path}", response_class=PlainTextResponse, responses=reader_responses)
+    async def reader(
+        request: Request,
+        target: str,
+        x_return_format: Annotated[
+            str | None, Header(description="markdown (default), text or html")
+        ] = None,
+        x_target_selector: TargetHeader = None,
+        x_remove_selector: RemoveHeader = None,
+        x_favor: FavorHeader = None,
+        x_with_metadata: MetadataHeader = None,
+        x_engine: EngineHeader = None,
+        accept: Annotated[
+            str | None, Header(description="application/json: the JSON answer")
+        ] = None,
+    ) -> Response:
         url = _target_url(request)
-        fmt = (request.headers.get("x-return-format") or "markdown").strip().lower()
+        fmt = (x_return_format or "markdown").strip().lower()
         if fmt not in ("markdown", "text", "html"):
             raise InvalidInput("X-Return-Format must be markdown, text or html")
-        config = _header_config(settings.config, request)
+        with_metadata = _flag(x_with_metadata, "X-With-Metadata")
+        _check_with_metadata(fmt, with_metadata)
+        config = _config(settings.config, x_target_selector, x_remove_selector, x_favor)
+        config = _engine(config, x_engine)
         result = await aread(url, config=config, fetch_config=settings.fetch_config)
-        if "application/json" in request.headers.get("accept", ""):
-            return JSONResponse(payload(result, fmt))  # type: ignore[arg-type]
-        return PlainTextResponse(reader_text(result, fmt))  # type: ignore[arg-type]
+        if "application/json" in (accept or ""):
+            answer = await anyio.to_thread.run_sync(payload, result, fmt, with_metadata)
+            return JSONResponse(answer)
+        text = await anyio.to_thread.run_sync(reader_text, result, fmt, with_metadata)
+        return PlainTextResponse(text)
+
+
+def _extract_payload(
+    html: str | bytes,
+    url: str | None,
+    content_type: str | None,
+    config: Config,
+    fmt: Format,
+    with_metadata: bool,
+) -> dict[str, Any]:
+    """Extraction and the rendering of its answer in one worker thread: the Markdown of
+    a big page takes as long as its extraction, and must not hold the event loop."""
+    return payload(_extract_sync(html, url, content_type, config), fmt, with_metadata)
 
 
 def _target_url(request: Request) -> str:

@@ -30,13 +30,28 @@ class Sink(Protocol):
     def close(self) -> None: ...
 
 
+# The file names each format is known by (``-``, standard output, is JSON Lines).
+PARQUET_NAMES = (".parquet", ".pq")
+JSONL_NAMES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
+
+
 def sink_format(path: str | Path, explicit: str | None = None) -> str:
-    """The output format: given, or from the file name (``.parquet``, else JSON Lines)."""
+    """The output format: given, or from the file name (``.parquet`` / ``.pq``,
+    ``.jsonl`` / ``.ndjson``, maybe ``.gz``). Any other name is refused: ``x.csv``
+    written as JSON Lines would surprise whoever opens it."""
     if explicit is not None:
         if explicit not in SINK_FORMATS:
             raise InvalidInput(f"unknown output format {explicit!r}: use jsonl or parquet")
         return explicit
-    return "parquet" if str(path).lower().endswith((".parquet", ".pq")) else "jsonl"
+    name = str(path).lower()
+    if name.endswith(PARQUET_NAMES):
+        return "parquet"
+    if name == "-" or name.endswith(JSONL_NAMES):
+        return "jsonl"
+    raise InvalidInput(
+        f"cannot tell the output format of {Path(path).name!r} from its name: name it "
+        "OUT.jsonl, OUT.jsonl.gz or OUT.parquet, or give --output-format jsonl|parquet"
+    )
 
 
 class _Closing:

@@ -17,15 +17,16 @@ Reading streams: one record is in memory at a time, never the whole file.
 
 from __future__ import annotations
 
-import gzip
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
+from urllib.parse import quote, urljoin
 
-from .errors import FileAccessError, InvalidInput
+from .errors import FileAccessError, InvalidInput, UnchromeError
+from .inputs import COMPRESSED_SUFFIXES, read_page_file
 
 #: HTTP media types treated as HTML.
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -223,37 +224,56 @@ def _decoded(record: object) -> bool:
     return bool(http.get("Content-Encoding") or http.get("Transfer-Encoding"))
 
 
-def read_html_files(paths: Iterable[str | Path]) -> Iterator[Page]:
-    """Pages from ``.html`` / ``.htm`` / ``.html.gz`` files and directories of them.
+def read_html_files(
+    paths: Iterable[str | Path], *, base_url: str | None = None, max_bytes: int = 4 << 20
+) -> Iterator[Page]:
+    """Pages from HTML files (``.html``, ``.htm``, ``.xhtml``, each maybe compressed:
+    ``.gz``, ``.zst``, ``.br``) and directories of them.
 
     A directory is walked recursively in sorted order (the output order is stable); a
     file that cannot be read or decompressed becomes a failed page, like a broken record.
+    ``base_url`` gives the pages their URLs: a file given by name gets ``base_url``
+    itself, a file inside a directory its path under the directory resolved against
+    ``base_url`` (``docs/a/b.html.gz`` -> ``<base_url>/a/b.html``). At most
+    ``max_bytes`` + 1 bytes of a page are read (decompressed), enough for the extractor
+    to flag ``truncated``.
     """
     for path in paths:
         path = Path(path)
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.is_file() and _is_html_name(p))
+            base = base_url if base_url is None or base_url.endswith("/") else base_url + "/"
+            for file in sorted(p for p in path.rglob("*") if p.is_file() and _is_html_name(p)):
+                url = urljoin(base, quote(_page_name(file.relative_to(path)))) if base else None
+                yield _html_file(file, url, max_bytes)
         else:
-            files = [path]
-        for file in files:
-            yield _html_file(file)
+            yield _html_file(path, base_url, max_bytes)
+
+
+_HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 
 
 def _is_html_name(path: Path) -> bool:
     name = path.name.lower()
-    return name.endswith((".html", ".htm", ".xhtml", ".html.gz", ".htm.gz"))
+    return name.endswith(_HTML_SUFFIXES) or name.endswith(
+        tuple(html + packed for html in _HTML_SUFFIXES for packed in COMPRESSED_SUFFIXES)
+    )
 
 
-def _html_file(path: Path) -> Page:
+def _page_name(relative: Path) -> str:
+    """The URL path of a page file: its path without the compression suffix."""
+    name = relative.as_posix()
+    for suffix in COMPRESSED_SUFFIXES:
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def _html_file(path: Path, url: str | None, max_bytes: int) -> Page:
     try:
-        data = path.read_bytes()
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        return Page(
-            b"", str(path), error_code=FileAccessError.code, error=f"cannot read {path}: {exc}"
-        )
-    return Page(data, str(path))
+        data = read_page_file(path, max_bytes)
+    except UnchromeError as exc:
+        return Page(b"", str(path), url, error_code=exc.code, error=str(exc))
+    return Page(data, str(path), url)
 
 
 def is_warc_path(path: str | Path) -> bool:

@@ -161,3 +161,65 @@ def drip(
         req.close_connection = True
 
     return handler
+
+
+class ConnectionCanary:
+    """A TCP listener and a UDP socket on ``host`` (one port number for both) that only
+    count: every TCP connection accepted and every datagram received. For what never
+    becomes an HTTP request (a preconnect, a WebRTC STUN packet), which ``LocalServer``
+    would not record."""
+
+    def __init__(self, host: str = "127.0.0.2") -> None:
+        import socket
+
+        self.connections: list[tuple[str, int]] = []
+        self.datagrams: list[tuple[str, int]] = []
+        self._tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._tcp.bind((host, 0))
+        self._tcp.listen(16)
+        self.host, self.port = self._tcp.getsockname()[:2]
+        self._udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self._udp.bind((host, self.port))
+        self._tcp.settimeout(0.05)
+        self._udp.settimeout(0.05)
+        self._stop = threading.Event()
+        self._threads = [
+            threading.Thread(target=self._accept, daemon=True),
+            threading.Thread(target=self._receive, daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _accept(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, peer = self._tcp.accept()
+            except (TimeoutError, OSError):
+                continue
+            self.connections.append(peer[:2])
+            conn.close()
+
+    def _receive(self) -> None:
+        while not self._stop.is_set():
+            try:
+                _data, peer = self._udp.recvfrom(2048)
+            except (TimeoutError, OSError):
+                continue
+            self.datagrams.append(peer[:2])
+
+    def url(self, path: str = "/", scheme: str = "http") -> str:
+        return f"{scheme}://{self.host}:{self.port}{path}"
+
+    def close(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=2)
+        self._tcp.close()
+        self._udp.close()
+
+    def __enter__(self) -> ConnectionCanary:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,124 @@
+"""Local inputs: pages compressed with gzip, zstd or brotli, and lists of URLs.
+
+Used by the command line (``unchrome page.html.gz``, ``unchrome urls.txt``) and by
+``unchrome warc`` on directories of HTML files. Decompression is streamed and stops one
+byte past the extractor's cap (``Config.max_input_bytes``), so a small file that
+inflates to gigabytes costs no more than a page at the cap; the extractor then flags
+the result ``truncated``. gzip is the standard library's; zstd and brotli are read
+with FastWARC's readers (a core dependency, which reads ``.warc.zst`` with them).
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+from .errors import InvalidInput
+
+GZIP_MAGIC = b"\x1f\x8b"
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+# Brotli streams have no magic number: they are known by the file name alone.
+BROTLI_SUFFIX = ".br"
+#: The file names of compressed pages (``unchrome warc`` on a directory reads these).
+COMPRESSED_SUFFIXES = (".gz", ".zst", ".zstd", ".br")
+
+_URL = re.compile(r"^https?://", re.IGNORECASE)
+_CHUNK = 1 << 20
+
+
+def compression(head: bytes, name: str = "") -> str | None:
+    """``gzip``, ``zstd`` or ``brotli`` when the bytes (or, for brotli, the name) say
+    so; None for a plain file."""
+    if head.startswith(GZIP_MAGIC):
+        return "gzip"
+    if head.startswith(ZSTD_MAGIC):
+        return "zstd"
+    if name.lower().endswith(BROTLI_SUFFIX):
+        return "brotli"
+    return None
+
+
+def _readers() -> dict[str, Callable[[BinaryIO], BinaryIO]]:
+    from fastwarc.stream_io import BrotliReader, ZstdReader
+
+    return {
+        "gzip": lambda raw: gzip.GzipFile(fileobj=raw),
+        "zstd": ZstdReader,  # type: ignore[dict-item]
+        "brotli": BrotliReader,  # type: ignore[dict-item]
+    }
+
+
+def read_page(stream: BinaryIO, name: str, max_bytes: int) -> bytes:
+    """At most ``max_bytes`` + 1 bytes of the page that ``stream`` holds, decompressed
+    when it is compressed. ``stream`` must be peekable (a file opened ``rb``,
+    ``sys.stdin.buffer``). A stream that does not decompress is INVALID_INPUT."""
+    peek = getattr(stream, "peek", None)
+    head = peek(4)[:4] if peek is not None else b""
+    kind = compression(head, name)
+    if kind is None:
+        return stream.read(max_bytes + 1)
+    try:
+        return _read_at_most(_readers()[kind](stream), max_bytes + 1)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InvalidInput(f"cannot decompress {name} ({kind}): {exc}") from None
+
+
+def _read_at_most(reader: BinaryIO, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while size < limit:
+        chunk = reader.read(min(limit - size, _CHUNK))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def read_page_file(path: str | Path, max_bytes: int) -> bytes:
+    """A page file, decompressed (see read_page). Errors name the file: it is the
+    caller's own."""
+    from .errors import FileAccessError
+
+    try:
+        with Path(path).open("rb") as stream:
+            return read_page(stream, str(path), max_bytes)
+    except IsADirectoryError:
+        raise FileAccessError(f"{path} is a directory") from None
+    except FileNotFoundError:
+        raise FileAccessError(f"cannot open {path}: no such file") from None
+    except OSError as exc:
+        raise FileAccessError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+# ----------------------------------------------------------------------------- URL lists
+
+
+def is_url(text: str) -> bool:
+    return _URL.match(text) is not None
+
+
+def url_list(path: Path) -> list[tuple[int, str]] | None:
+    """The entries of a URL list, as (line number, text), or None when ``path`` is a
+    page. A URL list is a ``.txt`` file that is not markup and names at least one
+    http(s) URL; blank lines and ``#`` comments are skipped, and every other line is
+    an entry, a URL or not (the caller reports a line that is not as that line's
+    error, rather than reading the list as a page)."""
+    if path.suffix.lower() != ".txt" or not path.is_file():
+        return None
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    if text.lstrip("\ufeff \t\r\n").startswith("<"):
+        return None
+    entries = [
+        (number, line.strip())
+        for number, line in enumerate(text.splitlines(), 1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    return entries if any(is_url(entry) for _, entry in entries) else None
