@@ -301,11 +301,8 @@ class Extractor:
             _render_markdown=partial(
                 render.markdown,
                 # The headline left the body (select.settle); a Markdown document
-                # still opens with it. A discussion's posts sit under a title the
-                # selection leaves out (a forum's thread title, above the posts):
-                # its Markdown opens with the page's title.
-                title=content.heading
-                or (meta.title if _is_discussion(meta.json_ld) or _discussion_url(url) else None),
+                # still opens with it.
+                title=content.heading,
                 table_format=cfg.table_format,
                 include_images=cfg.include_images,
                 include_links=cfg.include_links,

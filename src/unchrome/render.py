@@ -107,6 +107,15 @@ def code_text(pre: LexborNode) -> str:
     return "".join(out).replace("\xa0", " ").strip("\n")
 
 
+# Characters that show nothing: a text of them alone is no content (a heading holding
+# only zero-width spaces would be written as an empty ``## ``).
+_INVISIBLE = " \t\n\r\f\v\xa0\u200b\u200c\u200d\u2060\ufeff"
+
+
+def _blank(value: str) -> bool:
+    return value.isspace() or not value.strip(_INVISIBLE)
+
+
 @dataclass
 class MediaLists:
     images: list[Media] = field(default_factory=list)
@@ -132,6 +141,11 @@ NAV_CELL_CHARS = 30
 # converter drops whole (a forum that wraps its thread in a <form>; a <nav> the
 # selection kept, a documentation page's contents).
 _AS_DIVISION = frozenset({"body", "html", "form", "nav"})
+# Inline formatting around a heading (``<b><h2>…</h2></b>``): written, the converter
+# prints ``**## …**``, a heading no Markdown reader sees. Only its content is written.
+_INLINE_WRAPPERS = frozenset(
+    {"b", "strong", "em", "i", "u", "s", "mark", "small", "big", "font", "span", "label"}
+)
 
 
 @dataclass(slots=True)
@@ -149,6 +163,8 @@ class _Open:
     names: str  # class and id, for the chrome test of a picture-only element
     layout: bool  # inside a layout table (its innermost table)
     unit: bool  # inside a kept block's element (a table row): all its text is kept
+    link: LexborNode | None = None  # a card's link around a heading, moved into it
+    inner: bool = False  # a heading holding its card's link: close the link first
 
 
 def html(
@@ -175,16 +191,34 @@ def html(
     kept_ids: set[int] = set()
     dropped_ids: set[int] = set()
     data_tables: set[int] = set()
+    headings: list[LexborNode] = []
     for block, keep in zip(seg.blocks, content.keep.tolist(), strict=True):
         ids = kept_ids if keep else dropped_ids
         ids.update(node.mem_id for node in block.nodes)
         if block.flags & FLAG_ROW:
             data_tables.add(seg.nodes[block.owner].mem_id)
+        elif keep and block.kind in HEADINGS:
+            headings.append(seg.nodes[block.owner])
     writer = _Writer(base_url, kept_ids, dropped_ids, data_tables, max_depth)
+    writer.wrappers = _heading_wrappers(headings, seg.nodes[root_id].mem_id)
     markup = writer.write(seg.nodes[root_id])
     for bucket, item in writer.media:
         getattr(media, bucket).append(item)
     return markup, media
+
+
+def _heading_wrappers(headings: Sequence[LexborNode], root: int) -> dict[int, LexborNode]:
+    """The links and inline elements around kept headings, by mem_id, up to the
+    written root: a card's link around its heading and teaser (``<a><h3>…</h3><p>…``),
+    which the converter would print as one line of link text, and ``<b><h2>…``."""
+    wrappers: dict[int, LexborNode] = {}
+    for heading in headings:
+        node = heading.parent
+        while node is not None and node.mem_id != root:
+            if node.tag == "a" or node.tag in _INLINE_WRAPPERS:
+                wrappers[node.mem_id] = node
+            node = node.parent
+    return wrappers
 
 
 class _Writer:
@@ -207,6 +241,8 @@ class _Writer:
         self.media: list[tuple[str, Media]] = []
         self.seen_media: set[tuple[str, str]] = set()
         self.kept = self.dropped = self.visual = self.breaks = self.blank = 0
+        # Links and inline elements around kept headings (_heading_wrappers).
+        self.wrappers: dict[int, LexborNode] = {}
 
     def write(self, root: LexborNode) -> str:
         stack: list[_Open] = []
@@ -240,7 +276,7 @@ class _Writer:
             mem = node.mem_id
             if unit or mem in self.kept_ids:
                 self.out.append(escape(value, quote=False))
-                self.kept += not value.isspace()
+                self.kept += not _blank(value)
 
             elif value.isspace():
                 self.out.append(value)
@@ -271,7 +307,14 @@ class _Writer:
         if tag == "table":
             layout = not self._grid(node, mem in self.data_tables)
         written = tag
-        if layout and tag in _LAYOUT_PARTS:
+        link: LexborNode | None = None
+        if mem in self.wrappers:
+            # Around a heading: only its content is written. A link to another page
+            # goes into the heading (``### [Title](…)``), the teaser after it plain.
+            written = ""
+            if tag == "a" and not self._self_link(node, None):
+                link = node
+        elif layout and tag in _LAYOUT_PARTS:
             written = ""
         elif (layout and tag in _LAYOUT_CELLS) or tag in _AS_DIVISION:
             written = "div"
@@ -316,11 +359,18 @@ class _Writer:
                 names,
                 layout,
                 unit or kept_unit,
+                link,
             )
         )
         self.visual += tag in _VISUAL
         self.blank += tag in MEDIA_WITH_FALLBACK
         self._collect(tag, node, attrs)
+        if tag in HEADINGS and written:
+            card = next((frame.link for frame in reversed(stack) if frame.link), None)
+            if card is not None:
+                link_attrs = self._open_tag(card, "a") or {}
+                self._collect("a", card, link_attrs)
+                stack[-1].inner = True
         if tag in MEDIA_WITH_FALLBACK:
             # What a player shows where it does not play: never content. Its
             # <source> and <track> children stay.
@@ -346,7 +396,7 @@ class _Writer:
         if kept or (
             visual and not dropped and not (frame.names and CHROME_NAMES.search(frame.names))
         ):
-            if frame.tag == "a" and len(self.media) > frame.media:
+            if (frame.tag == "a" or frame.inner) and len(self.media) > frame.media:
                 # The link's text is known now: the text written inside it.
                 bucket, item = self.media[frame.media]
                 if bucket == "links":
@@ -354,6 +404,8 @@ class _Writer:
                         unescape(piece) for piece in self.out[frame.start + 1 :] if piece[:1] != "<"
                     )
                     self.media[frame.media] = (bucket, replace(item, text=" ".join(words.split())))
+            if frame.inner:
+                self.out.append("</a>")
             if frame.tag:
                 self.out.append(f"</{frame.tag}>")
             return
@@ -381,10 +433,11 @@ class _Writer:
             inline = bool(parent) and parent not in BLOCK_TAGS and "-" not in parent
             self.out.append("<br>" if inline else " ")
 
-    def _self_link(self, link: LexborNode, stack: list[_Open]) -> bool:
-        """Whether a link inside a heading points at this page itself: a fragment, or
-        the page's own URL with one (a heading's anchor to its own section)."""
-        if not any(frame.tag in HEADINGS for frame in stack):
+    def _self_link(self, link: LexborNode, stack: list[_Open] | None) -> bool:
+        """Whether a link inside a heading (any link: ``stack`` None) points at this
+        page itself: a fragment, or the page's own URL with one (a heading's anchor to
+        its own section)."""
+        if stack is not None and not any(frame.tag in HEADINGS for frame in stack):
             return False
         href = (link.attrs.get("href") or "").strip() if len(link.attrs) else ""
         if href.startswith("#"):
