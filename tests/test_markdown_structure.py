@@ -207,6 +207,14 @@ def test_list_items_that_wrap_divisions_keep_their_nesting():
     assert re.search(r"^\s{2,}[-*+] Pot, spoon and a lighter$", markdown, re.M)
 
 
+def test_a_list_inside_a_link_is_a_list():
+    # A product tile's link around its name and its list of features: the converter
+    # wrote one line of link text ("[Ridgeline Two - Sleeps two ... ](…)").
+    markdown = extract("lists.html", config=WHOLE).markdown
+    assert re.search(r"^[-*+] Sleeps two people with their packs$", markdown, re.M), markdown
+    assert re.search(r"^[-*+] Weighs two and a quarter kilograms$", markdown, re.M)
+
+
 def test_a_see_also_link_list_inside_the_content_is_a_list():
     markdown = extract("lists.html", config=WHOLE).markdown
     assert re.search(

@@ -191,30 +191,36 @@ def html(
     kept_ids: set[int] = set()
     dropped_ids: set[int] = set()
     data_tables: set[int] = set()
-    headings: list[LexborNode] = []
+    # Headings and list items: blocks a link or an inline element cannot hold in Markdown.
+    wrapped: list[LexborNode] = []
     for block, keep in zip(seg.blocks, content.keep.tolist(), strict=True):
         ids = kept_ids if keep else dropped_ids
         ids.update(node.mem_id for node in block.nodes)
         if block.flags & FLAG_ROW:
             data_tables.add(seg.nodes[block.owner].mem_id)
-        elif keep and block.kind in HEADINGS:
-            headings.append(seg.nodes[block.owner])
+        elif keep and (block.kind in HEADINGS or block.kind == "li"):
+            wrapped.append(seg.nodes[block.owner])
     writer = _Writer(base_url, kept_ids, dropped_ids, data_tables, max_depth)
-    writer.wrappers = _heading_wrappers(headings, seg.nodes[root_id].mem_id)
+    writer.wrappers = _block_wrappers(wrapped, seg.nodes[root_id].mem_id)
     markup = writer.write(seg.nodes[root_id])
     for bucket, item in writer.media:
         getattr(media, bucket).append(item)
     return markup, media
 
 
-def _heading_wrappers(headings: Sequence[LexborNode], root: int) -> dict[int, LexborNode]:
-    """The links and inline elements around kept headings, by mem_id, up to the
-    written root: a card's link around its heading and teaser (``<a><h3>…</h3><p>…``),
-    which the converter would print as one line of link text, and ``<b><h2>…``."""
+def _block_wrappers(blocks: Sequence[LexborNode], root: int) -> dict[int, LexborNode]:
+    """The links and inline elements around kept headings and list items, by mem_id, up
+    to the written root. The converter cannot put a block inside a link or a bold run:
+    a card's link around its heading and teaser (``<a><h3>…</h3><p>…``) would be one
+    line of link text, a product tile's link around its list of features one more,
+    and ``<b><h2>…`` would be ``**## …**``."""
     wrappers: dict[int, LexborNode] = {}
-    for heading in headings:
-        node = heading.parent
-        while node is not None and node.mem_id != root:
+    seen: set[int] = {root}
+    for block in blocks:
+        node = block.parent
+        # Siblings share their ancestors: each is looked at once.
+        while node is not None and node.mem_id not in seen:
+            seen.add(node.mem_id)
             if node.tag == "a" or node.tag in _INLINE_WRAPPERS:
                 wrappers[node.mem_id] = node
             node = node.parent
@@ -241,7 +247,7 @@ class _Writer:
         self.media: list[tuple[str, Media]] = []
         self.seen_media: set[tuple[str, str]] = set()
         self.kept = self.dropped = self.visual = self.breaks = self.blank = 0
-        # Links and inline elements around kept headings (_heading_wrappers).
+        # Links and inline elements around kept headings and list items (_block_wrappers).
         self.wrappers: dict[int, LexborNode] = {}
 
     def write(self, root: LexborNode) -> str:
@@ -309,8 +315,9 @@ class _Writer:
         written = tag
         link: LexborNode | None = None
         if mem in self.wrappers:
-            # Around a heading: only its content is written. A link to another page
-            # goes into the heading (``### [Title](…)``), the teaser after it plain.
+            # Around a heading or a list item: only its content is written. A link to
+            # another page goes into its heading (``### [Title](…)``), the teaser after
+            # it plain; a link around a list (a product tile) is left out.
             written = ""
             if tag == "a" and not self._self_link(node, None):
                 link = node
