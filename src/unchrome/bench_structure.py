@@ -4,8 +4,8 @@ WCXB's hand-made Markdown (``ground_truth.main_content_markdown``).
 RAG and LLM users chunk Markdown by heading, read tables as tables and copy code
 verbatim: word F1 (bench.py) says nothing of that. Both sides are parsed with a
 CommonMark parser (markdown-it-py, GFM tables on) and their texts normalised alike:
-casefolded, links reduced to their text, images and inline HTML dropped, whitespace
-collapsed. Per page, where the truth has the structure:
+casefolded, links reduced to their text, images and inline HTML dropped, invisible
+characters dropped, whitespace collapsed. Per page, where the truth has the structure:
 
 - headings: F1 of the multisets of heading texts, compared by their words (a first H1
   equal to the title is left aside on both sides: unchrome's Markdown opens with the
@@ -73,8 +73,13 @@ def _md() -> Any:
     return _MD
 
 
+# Characters a reader does not see (zero-width spaces, direction marks, soft hyphens):
+# a page's "\u200eMTJV3LL/A" is the truth's "MTJV3LL/A".
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+
+
 def normalise(text: str) -> str:
-    return _SPACE.sub(" ", text).strip().casefold()
+    return _SPACE.sub(" ", _INVISIBLE.sub("", text)).strip().casefold()
 
 
 _WORD = re.compile(r"\w+")
