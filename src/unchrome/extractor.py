@@ -140,10 +140,16 @@ def _no_check(stage: str) -> None:
 class Extractor:
     """A reusable extraction pipeline for one configuration."""
 
-    def __init__(self, config: Config | None = None) -> None:
+    def __init__(
+        self, config: Config | None = None, *, block_model: blockmodel.BlockModel | None = None
+    ) -> None:
+        """``block_model``: another block model than the packaged one (one of
+        ``blockmodel.load_model(data)``): the benchmark scores the models that
+        tools/train_blockmodel.py trained without a corpus on that corpus."""
         if config is not None and not isinstance(config, Config):
             raise InvalidInput("config must be an unchrome.Config")
         self.config = config or DEFAULT_CONFIG
+        self.block_model = block_model
 
     # -- input --------------------------------------------------------------------
 
@@ -319,7 +325,7 @@ class Extractor:
             return None
         if trace is not None and trace.vocabulary is not None:
             return None
-        return blockmodel.load_model()
+        return self.block_model or blockmodel.load_model()
 
     def _segment(
         self,
