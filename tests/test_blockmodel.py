@@ -4,6 +4,7 @@ model's inference and its decision rule."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 from collections import Counter
@@ -793,3 +794,30 @@ def test_vocabulary_splits_ascii_names_as_the_regex_does():
         expected = [t for t in segment._NAME_SPLIT.split(names.lower()) if t]
         got = names.encode("ascii").translate(segment._ASCII_NAME_TABLE).split()
         assert [t.decode("ascii") for t in got] == expected, repr(chr(code))
+
+
+def test_an_extractor_given_a_block_model_uses_it_instead_of_the_packaged_one():
+    # The benchmark scores models trained without a corpus on that corpus
+    # (bench --model): the model handed to the Extractor must be the one that decides.
+    packaged = blockmodel.load_model()
+    sure = dataclasses.replace(
+        packaged,
+        trees=ObliviousTrees(
+            packaged.trees.feature,
+            packaged.trees.border,
+            packaged.trees.leaves,
+            packaged.trees.bias + 100.0,  # every block content, p = 1
+            packaged.trees.scale,
+        ),
+    )
+    cards = "".join(
+        f"<li><h3>Product {i}</h3><span>Warm wool socks, size {i}</span></li>" for i in range(12)
+    )
+    html = (
+        "<html><body><div class='side'><h4>Opening hours</h4>"
+        "<span>Monday to Friday, nine to five</span></div>"
+        f"<main><ul>{cards}</ul></main></body></html>"
+    )
+    assert "Opening hours" not in unchrome.Extractor().extract(html).text
+    # A listing is no story: a block outside the selection joins when the model is sure.
+    assert "Opening hours" in unchrome.Extractor(block_model=sure).extract(html).text

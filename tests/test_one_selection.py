@@ -134,16 +134,14 @@ def test_a_custom_scorer_chooses_over_the_same_blocks():
     assert "thumb1" not in default.markdown
 
 
-def test_short_paragraphs_leave_the_text_but_stay_in_the_markdown():
+def test_short_paragraphs_stay_by_default_and_leave_only_the_text_when_asked():
     html = page(f"<article>{story()}<p>Thanks for reading.</p></article>")
-    # min_paragraph_chars filters the plain text only; the Markdown keeps the paragraph.
-    filtered = unchrome.extract(html, url=URL, config=Config(min_paragraph_chars=20))
-    assert "Thanks for reading." not in filtered.text
-    assert "Thanks for reading." in filtered.markdown
-    # The default (0) keeps it in both.
     default = unchrome.extract(html, url=URL)
     assert "Thanks for reading." in default.text
     assert "Thanks for reading." in default.markdown
+    strict = unchrome.extract(html, url=URL, config=Config(min_paragraph_chars=20))
+    assert "Thanks for reading." not in strict.text
+    assert "Thanks for reading." in strict.markdown
 
 
 def test_discussion_comments_come_back_without_a_second_parse():

@@ -207,3 +207,28 @@ def test_the_compiled_loops_refuse_tables_that_do_not_fit() -> None:
             link_list_max_fraction=0.5, cards_max_share=0.35, named_link_share=0.3,
             named_max_chars=300,
         )  # fmt: skip
+
+
+def _short_story_in_a_big_sidebar(story_paragraphs: int) -> str:
+    story = "".join(
+        f"<p>Paragraph {i} of the short post tells how the bridge over the river was "
+        "rebuilt after the flood, and who paid for it.</p>"
+        for i in range(story_paragraphs)
+    )
+    # Boxes of a sidebar, each smaller than the post, together far more text than it,
+    # and no sentence in any of them: archives, a blogroll, categories, a tag cloud.
+    boxes = "".join(
+        f"<div class='box'><h3>Box {b}</h3><ul>"
+        + "".join(f"<li>Archive {b} month {m} of the year (12 posts)</li>" for m in range(16))
+        + "</ul></div>"
+        for b in range(5)
+    )
+    return f"<html><body><div class='post'><h1>The bridge</h1>{story}</div>{boxes}</body></html>"
+
+
+def test_a_short_story_outweighed_by_its_sidebar_is_still_the_selection() -> None:
+    # No container holds half of the page's text, but the post holds all its prose:
+    # the post is the story, the sidebar's boxes are not.
+    result = unchrome.extract(_short_story_in_a_big_sidebar(3))
+    assert "Paragraph 2 of the short post" in result.text
+    assert "Archive" not in result.text

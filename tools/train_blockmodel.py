@@ -580,6 +580,10 @@ def cross_validate(args: argparse.Namespace) -> None:
         model = train(tx, ty, tw, args.seed)
         probs = model.predict_proba(np.vstack(caches[scored_on]["xs"]))[:, 1]
         np.save(CACHE / f"cross_{scored_on}.npy", probs)
+        # The model itself, for the benchmark: python -m unchrome.bench --suite <corpus>
+        # --model bench-out/blockmodel/without-<corpus>.npz scores the real pipeline.
+        vocab = segment.Vocabulary(*caches["wcxb"]["vocab"])
+        export(model, vocab, CACHE / f"without-{scored_on}.npz", check=tx[:2000])
         print(f"left out {scored_on}: {time.perf_counter() - started:.0f} s", flush=True)
     if (CACHE / "readability.pkl").is_file() and not args.skip_cross:
         held = load("readability")

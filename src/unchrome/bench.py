@@ -426,17 +426,29 @@ def make_decoder() -> tuple[Callable[[bytes, str | None], str], str]:
     return unchrome_decode, "unchrome.decode"
 
 
-def unchrome_system(favor: str = "balanced") -> System:
+def load_block_model(path: Path | None) -> Any:
+    """The block model in ``path`` (tools/train_blockmodel.py writes one trained
+    without each corpus), or None for the packaged one."""
+    if path is None:
+        return None
+    from unchrome import blockmodel
+
+    return blockmodel.load_model(path.read_bytes())
+
+
+def unchrome_system(favor: str = "balanced", model: Any = None) -> System:
     """unchrome's public entry point on raw bytes (its decoding is inside the timing)."""
     import unchrome
 
-    extractor = unchrome.Extractor(unchrome.Config(favor=favor))  # type: ignore[arg-type]
+    config = unchrome.Config(favor=favor)  # type: ignore[arg-type]
+    extractor = unchrome.Extractor(config, block_model=model)
 
     def run(raw: bytes, url: str | None, content_type: str | None = None) -> str:
         return extractor.extract(raw, url=url, content_type=content_type).text
 
     version = getattr(unchrome, "__version__", "?")
     note = f"unchrome {version}" + (f", favor={favor}" if favor != "balanced" else "")
+    note += ", block model from --model" if model is not None else ""
     return System("unchrome", run, (unchrome.UnchromeError,), note=note)
 
 
@@ -514,12 +526,13 @@ def header_only_tables(markdown: str) -> int:
     return count
 
 
-def unchrome_markdown_system(favor: str = "balanced") -> System:
+def unchrome_markdown_system(favor: str = "balanced", model: Any = None) -> System:
     """unchrome's Markdown, what the CLI and ``/r/`` give by default, scored as the
     words a reader sees (:func:`markdown_words`); timed from raw bytes to Markdown."""
     import unchrome
 
-    extractor = unchrome.Extractor(unchrome.Config(favor=favor))  # type: ignore[arg-type]
+    config = unchrome.Config(favor=favor)  # type: ignore[arg-type]
+    extractor = unchrome.Extractor(config, block_model=model)
 
     def run(raw: bytes, url: str | None, content_type: str | None = None) -> str:
         return markdown_words(extractor.extract(raw, url=url, content_type=content_type).markdown)
@@ -588,15 +601,19 @@ def markdown_body(markdown: str, text: str) -> str:
     return markdown
 
 
-def trafilatura_system(favor: str = "balanced") -> System | None:
+def trafilatura_system(favor: str = "balanced", comments: bool = True) -> System | None:
     """trafilatura on the decoded page, or None if not installed: default settings, or
-    with ``favor`` its ``favor_precision`` / ``favor_recall``."""
+    with ``favor`` its ``favor_precision`` / ``favor_recall``; ``comments=False`` is its
+    ``include_comments=False`` (unchrome's default: comments are no content), which
+    the classic corpora's conventions reward (their articles' gold drops comments) and
+    the forum threads of WCXB and news punish."""
     try:
         import trafilatura
     except ImportError:
         return None
     decode, how = make_decoder()
     options = {"favor_precision": favor == "precision", "favor_recall": favor == "recall"}
+    options["include_comments"] = comments
 
     def run(raw: bytes, url: str | None, content_type: str | None = None) -> str:
         # Decoding is timed too, mirroring unchrome which starts from bytes.
@@ -604,7 +621,9 @@ def trafilatura_system(favor: str = "balanced") -> System | None:
 
     version = getattr(trafilatura, "__version__", "?")
     chosen = f", favor_{favor}=True" if favor != "balanced" else ""
-    return System("trafilatura", run, (), note=f"trafilatura {version}{chosen}, input via {how}")
+    chosen += "" if comments else ", include_comments=False"
+    name = "trafilatura" if comments else "trafilatura-nc"
+    return System(name, run, (), note=f"trafilatura {version}{chosen}, input via {how}")
 
 
 def resiliparse_system(favor: str = "balanced") -> System | None:
@@ -670,6 +689,7 @@ def readability_system(favor: str = "balanced") -> System | None:
 #: ``--vs`` names and the functions that build those systems (None: not installed).
 OTHER_SYSTEMS: dict[str, Callable[[str], System | None]] = {
     "trafilatura": trafilatura_system,
+    "trafilatura-nc": lambda favor: trafilatura_system(favor, comments=False),
     "resiliparse": resiliparse_system,
     "readability": readability_system,
 }
@@ -1152,8 +1172,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         choices=list(OTHER_SYSTEMS),
         metavar="SYSTEM",
-        help="also run these systems on the same pages: trafilatura, resiliparse, "
-        "readability (readability-lxml), or several",
+        help="also run these systems on the same pages: trafilatura, trafilatura-nc "
+        "(include_comments=False), resiliparse, readability (readability-lxml), or several",
     )
     parser.add_argument(
         "--favor",
@@ -1161,6 +1181,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="balanced",
         help="unchrome's Config.favor, and trafilatura's favor_precision / favor_recall "
         "(resiliparse has none and runs its default)",
+    )
+    parser.add_argument(
+        "--model",
+        type=Path,
+        metavar="NPZ",
+        help="run unchrome with this block model instead of the packaged one (the "
+        "leave-one-corpus-out models of tools/train_blockmodel.py cv)",
     )
     parser.add_argument("--json", type=Path, metavar="OUT", help="write per-page results here")
     parser.add_argument(
@@ -1222,7 +1249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         loaded.append((suite, data_dir, pages, skipped))
 
     try:
-        systems = [unchrome_system(args.favor), unchrome_markdown_system(args.favor)]
+        model = load_block_model(args.model)
+        systems = [unchrome_system(args.favor, model), unchrome_markdown_system(args.favor, model)]
     except ImportError as exc:
         print(f"bench: unchrome.extract is not importable: {exc}", file=sys.stderr)
         return 2

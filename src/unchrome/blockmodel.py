@@ -33,7 +33,15 @@ from ._features import BLOCK_FEATURES, NEIGHBOUR_FEATURES, Layout, assemble
 from ._trees import raw_scores
 from .formats import ARTICLE_TYPES
 from .score import Aggregate
-from .segment import FLAG_IN_LINK, FLAG_ROW, Block, Segmentation, Vocabulary
+from .segment import (
+    FLAG_IN_LINK,
+    FLAG_ROW,
+    PROSE_CHARS,
+    Block,
+    Segmentation,
+    Vocabulary,
+    is_prose,
+)
 from .select import Selection
 from .urls import path as url_path
 
@@ -545,10 +553,7 @@ def is_article(ctx: PageContext) -> bool:
     return any(t.casefold() in ARTICLE_TYPES for t in ctx.ld_types)
 
 
-# The article profile (story_end). A block is a paragraph of the story's prose when it
-# has at least PROSE_CHARS characters, ends a sentence and is mostly not link text.
-PROSE_CHARS = 60
-PROSE_LINK_SHARE = 0.5
+# The article profile (story_end): a story is paragraphs of prose (segment.is_prose).
 # A story has at least this many paragraphs of prose: a listing whose one paragraph of
 # introduction heads a list of linked titles is not one (the WCXB dev listings that
 # say og:type "article" lost up to 0.8 word F1 each when their list was cut).
@@ -564,17 +569,6 @@ CARD_SUMMARY_CHARS = 300
 # still cut 0.007 off documentation and 0.004 off listing pages, 0.7 0.003 and none,
 # 0.6 no more and 0.004 off the news set's news-spiders pages.
 STORY_END_SURE_P = 0.7
-
-
-def is_prose(block: Block) -> bool:
-    """Whether a block reads as a paragraph of a story (see PROSE_CHARS)."""
-    size = len(block.text)
-    return (
-        size >= PROSE_CHARS
-        and block.link_chars < PROSE_LINK_SHARE * size
-        and block.kind not in _HEADINGS
-        and ends_sentence(block.text)
-    )
 
 
 def is_linked_headline(block: Block) -> bool:

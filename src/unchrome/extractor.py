@@ -70,7 +70,7 @@ _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 # unless what is left is a story (see _has_story).
 COMMENTS_RETRY_CHARS = 600
 # A story short enough for the retry is still one with two paragraphs of prose
-# (blockmodel.is_prose), or one of them in a text of at least this many characters:
+# (segment.is_prose), or one of them in a text of at least this many characters:
 # a blog post of a few sentences above its readers' comments, which the Dragnet and
 # Chinese annotators leave out. Without this rule the retry pulled whole comment
 # threads into 27 such articles (Dragnet 0.879 -> 0.885, the Chinese articles 0.919
@@ -140,10 +140,16 @@ def _no_check(stage: str) -> None:
 class Extractor:
     """A reusable extraction pipeline for one configuration."""
 
-    def __init__(self, config: Config | None = None) -> None:
+    def __init__(
+        self, config: Config | None = None, *, block_model: blockmodel.BlockModel | None = None
+    ) -> None:
+        """``block_model``: another block model than the packaged one (one of
+        ``blockmodel.load_model(data)``): the benchmark scores the models that
+        tools/train_blockmodel.py trained without a corpus on that corpus."""
         if config is not None and not isinstance(config, Config):
             raise InvalidInput("config must be an unchrome.Config")
         self.config = config or DEFAULT_CONFIG
+        self.block_model = block_model
 
     # -- input --------------------------------------------------------------------
 
@@ -319,7 +325,7 @@ class Extractor:
             return None
         if trace is not None and trace.vocabulary is not None:
             return None
-        return blockmodel.load_model()
+        return self.block_model or blockmodel.load_model()
 
     def _segment(
         self,
@@ -624,7 +630,7 @@ def _is_json(text: str) -> bool:
 
 def _has_story(content: Content, text: str) -> bool:
     """Whether the selection without the comments is a story (see STORY_PARAGRAPHS)."""
-    prose = sum(blockmodel.is_prose(block) for block in content.blocks())
+    prose = sum(segment.is_prose(block) for block in content.blocks())
     return prose >= STORY_PARAGRAPHS or (prose >= 1 and len(text) >= ONE_PARAGRAPH_STORY_CHARS)
 
 

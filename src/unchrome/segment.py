@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._blocktext import ends_sentence
 from .parse import LexborNode
 
 BLOCK_TAGS = frozenset(
@@ -252,6 +253,26 @@ EMPTY_VOCABULARY = Vocabulary()
 
 
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+# A block is a paragraph of prose when it has at least PROSE_CHARS characters, ends a
+# sentence and is mostly not link text: what a story is made of, and what a sidebar of
+# teasers, link lists and widgets is not (select's orphan rule, blockmodel.story_end,
+# the extractor's comment retry).
+PROSE_CHARS = 60
+PROSE_LINK_SHARE = 0.5
+
+
+def is_prose(block: Block) -> bool:
+    """Whether a block reads as a paragraph of a story (see PROSE_CHARS)."""
+    size = len(block.text)
+    return (
+        size >= PROSE_CHARS
+        and block.link_chars < PROSE_LINK_SHARE * size
+        and block.kind not in HEADINGS
+        and ends_sentence(block.text)
+    )
+
+
 # The text of a heading's permalink: a sign standing for "link" (an icon-only one holds
 # no text, and the HTML rendering drops it as an empty link), or a zero-width space
 # (Docusaurus' hash-link: ``## Features\u200b`` in Markdown, and in the heading's text).
