@@ -252,6 +252,18 @@ def test_markup_shown_as_text_stays_text_in_the_markdown():
     assert '```\n<a href="/x">x</a>\n```' in markdown
 
 
+def test_a_less_than_sign_in_a_pictures_url_stays_a_less_than_sign():
+    html = (
+        "<html><body><article><p>Write &lt;svg&gt; inline, as the picture below does, for "
+        "a picture that scales with the text around it.</p><img alt='a square' "
+        "src=\"data:image/svg+xml;utf8,&lt;svg xmlns='http://www.w3.org/2000/svg'/&gt;\">"
+        "</article></body></html>"
+    )
+    markdown = unchrome.extract(html, url=URL).markdown
+    assert "(<data:image/svg+xml;utf8,%3Csvg xmlns=" in markdown, markdown
+    assert "\\<svg>" in markdown
+
+
 # ------------------------------------------------------------------------ the benchmark
 
 

@@ -654,7 +654,8 @@ def markdown(
         # are invisible: convert again without them. Pages it accepts are unchanged.
         converted = html_to_markdown.convert(html.translate(_CONTROLS), options).content.strip()
     if literal:
-        converted = _restore_lt(converted)
+        # In a URL (a data: picture's "<svg") the converter percent-encoded it.
+        converted = _restore_lt(_LT_IN_URL.sub("%3C", converted))
     if title:
         title = " ".join(title.split())
         first = converted.partition("\n")[0]
@@ -665,6 +666,7 @@ def markdown(
 
 
 _LT = "\ue000"
+_LT_IN_URL = re.compile("%EE%80%80", re.I)
 _CODE_SPAN_OR_LT = re.compile(r"(`+)(?:(?!\1).)*?\1|\ue000", re.S)
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 
