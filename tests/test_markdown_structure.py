@@ -77,6 +77,29 @@ def test_navigation_and_layout_tables_are_no_tables():
     assert "See also the WITH clause" in result.markdown
 
 
+def test_a_headed_table_with_a_long_cell_is_still_a_table():
+    # A course schedule: a header row of three columns or more, one cell of a reading
+    # list longer than a layout column's limit. Without the header row the same long
+    # cell says "a column of a page laid out with a table".
+    reading = " ".join(
+        f"Paper number {i} on mixtures and moments, sections one to three." for i in range(30)
+    )
+    rows = "".join(
+        f"<tr><td><p>Sep {day}</p></td><td><p>Lecture {day}</p></td>"
+        f"<td><p>{reading if day == 6 else 'Notes'}</p></td></tr>"
+        for day in (6, 8, 13)
+    )
+    html = (
+        "<html><body><article><p>The schedule of the course, with the notes and the papers "
+        "for each lecture of the term.</p><table>"
+        f"<tr><th>Date</th><th>Topic</th><th>Resources</th></tr>{rows}</table></article></body></html>"
+    )
+    markdown = unchrome.extract(html, url=URL, config=WHOLE).markdown
+    assert ["Sep 8", "Lecture 8", "Notes"] in table_rows(markdown), markdown
+    headless = html.replace("<tr><th>Date</th><th>Topic</th><th>Resources</th></tr>", "")
+    assert not table_rows(unchrome.extract(headless, url=URL, config=WHOLE).markdown)
+
+
 # ------------------------------------------------------------------------ repeats
 
 

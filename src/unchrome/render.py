@@ -467,15 +467,19 @@ class _Writer:
         kept = self.kept_ids
         widths: list[int] = []
         filled = 0
+        long_cell = False
+        headed = False
         for tr in table.css("tr"):
             cells = tr.css("td, th")
+            if not widths:
+                headed = len(cells) >= 3 and all(cell.tag == "th" for cell in cells)
             widths.append(len(cells))
             if len(cells) < 2:
                 continue
             texts = 0
             for cell in cells:
                 if not rows_read and len(cell.text(deep=True)) > GRID_CELL_MAX_CHARS:
-                    return False
+                    long_cell = True
                 texts += rows_read or any(
                     node.tag == "-text" and node.mem_id in kept and not node.text_content.isspace()
                     for node in cell.traverse(include_text=True)
@@ -485,6 +489,8 @@ class _Writer:
             return False
         common = max(set(widths), key=widths.count) if widths else 0
         if common < 2 or widths.count(common) * 2 < len(widths):
+            return False
+        if long_cell and not (headed and widths[0] == common):
             return False
         words = table.text(deep=True, separator=" ")
         chars = len(words.strip())
