@@ -19,7 +19,7 @@ from ._blocktext import word_count
 from .parse import LexborNode
 from .result import Media
 from .segment import BLOCK_TAGS, CHROME_NAMES, FLAG_ROW, HEADINGS, MEDIA_WITH_FALLBACK, Block
-from .select import Content, html_root
+from .select import LAYOUT_CELL_CHARS, Content, html_root
 from .urls import resolve
 
 # Items of a list read one per line; other blocks are separated by a blank line.
@@ -131,8 +131,6 @@ _VISUAL = frozenset({"img", "video", "audio", "iframe"})
 # The parts of a layout table that go (their cells become divisions).
 _LAYOUT_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "colgroup", "col"})
 _LAYOUT_CELLS = frozenset({"td", "th", "caption"})
-# A cell longer than this is a column of a page laid out with a table, not data.
-GRID_CELL_MAX_CHARS = 1200
 # A table whose text is mostly links (this share) in cells of a few words (this many
 # characters a cell on average) is a navigation bar drawn with a table.
 NAV_LINK_SHARE = 0.8
@@ -478,7 +476,7 @@ class _Writer:
                 continue
             texts = 0
             for cell in cells:
-                if not rows_read and len(cell.text(deep=True)) > GRID_CELL_MAX_CHARS:
+                if not rows_read and len(cell.text(deep=True)) >= LAYOUT_CELL_CHARS:
                     long_cell = True
                 texts += rows_read or any(
                     node.tag == "-text" and node.mem_id in kept and not node.text_content.isspace()
