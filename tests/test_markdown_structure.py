@@ -275,6 +275,22 @@ def test_markup_shown_as_text_stays_text_in_the_markdown():
     assert '```\n<a href="/x">x</a>\n```' in markdown
 
 
+def test_code_in_a_list_item_keeps_its_less_than_signs():
+    # The converter opens a list item's code block on the marker's line ("2. ```cs"):
+    # its "<" stays as it is, where the text's "<" outside code is escaped.
+    html = (
+        "<html><body><article><p>Install the tools, then write the function, in this "
+        "order, as the steps below say, one after the other.</p><ol>"
+        "<li><p>Install the tools.</p></li><li><pre><code class='language-cs'>"
+        "Task&lt;IActionResult&gt; Run()</code></pre></li></ol>"
+        "<p>The function returns a Task&lt;IActionResult&gt; that the host awaits.</p>"
+        "</article></body></html>"
+    )
+    markdown = unchrome.extract(html, url=URL).markdown
+    assert "```cs\n   Task<IActionResult> Run()\n" in markdown, markdown
+    assert "Task\\<IActionResult> that the host awaits" in markdown
+
+
 def test_a_less_than_sign_in_a_pictures_url_stays_a_less_than_sign():
     html = (
         "<html><body><article><p>Write &lt;svg&gt; inline, as the picture below does, for "

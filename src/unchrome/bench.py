@@ -475,18 +475,16 @@ _MD_TABLE_RULE = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+\s*$")
 
 # An HTML tag, or an inline code span (kept as it is: a tag inside code is code).
 _MD_TAG_OR_CODE = re.compile(r"(`+)(?:(?!\1).)*?\1|(?<!\\)</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>", re.S)
-_MD_FENCE_LINE = re.compile(r"^\s*(?:```|~~~)")
 
 
 def _drop_tags(markdown: str) -> str:
     """``markdown`` less its HTML tags (a ``<br>`` in a table cell, a table written as
     HTML), except inside code blocks and code spans."""
+    from .render import fence_lines
+
     out: list[str] = []
-    fenced = False
-    for line in markdown.split("\n"):
-        if _MD_FENCE_LINE.match(line):
-            fenced = not fenced
-        elif not fenced and "<" in line:
+    for line, fenced in fence_lines(markdown):
+        if not fenced and "<" in line:
             line = _MD_TAG_OR_CODE.sub(lambda m: m.group(0) if m.group(1) else " ", line)
         out.append(line)
     return "\n".join(out)

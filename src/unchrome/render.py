@@ -672,18 +672,41 @@ def markdown(
 _LT = "\ue000"
 _LT_IN_URL = re.compile("%EE%80%80", re.I)
 _CODE_SPAN_OR_LT = re.compile(r"(`+)(?:(?!\1).)*?\1|\ue000", re.S)
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
+# A code fence's line: after indentation, list markers or quote marks ("5. ```bash" opens
+# a list item's code block), a run of three backticks or tildes and its info string.
+FENCE = re.compile(r"^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|>[ \t]?)*(`{3,}|~{3,})(.*)$")
+
+
+def fence_lines(markdown: str) -> list[tuple[str, bool]]:
+    """The lines of ``markdown``, each with whether it is inside a fenced code block
+    (the fences themselves are not): a fence closes only on a run of its own character
+    at least as long, with no info string (CommonMark)."""
+    out: list[tuple[str, bool]] = []
+    fence = ""
+    for line in markdown.split("\n"):
+        match = FENCE.match(line) if "``" in line or "~~" in line else None
+        if match and not fence:
+            fence = match.group(1)
+            out.append((line, False))
+        elif (
+            match
+            and match.group(1)[0] == fence[0]
+            and len(match.group(1)) >= len(fence)
+            and not match.group(2).strip()
+        ):
+            fence = ""
+            out.append((line, False))
+        else:
+            out.append((line, bool(fence)))
+    return out
 
 
 def _restore_lt(markdown: str) -> str:
     """The "<" of the page's text back in converted Markdown: as it is inside code
     blocks and spans, escaped (``\\<``) elsewhere."""
     out: list[str] = []
-    fenced = False
-    for line in markdown.split("\n"):
-        if _FENCE.match(line):
-            fenced = not fenced
-        elif _LT in line:
+    for line, fenced in fence_lines(markdown):
+        if _LT in line:
             if fenced:
                 line = line.replace(_LT, "<")
             else:
