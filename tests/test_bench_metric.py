@@ -516,3 +516,68 @@ def test_metadata_agreement_is_per_field_over_the_pages_that_have_it(tmp_path: P
     table = bench.format_metadata_agreement(pages, {"sys": lambda *_: next(answers)})
     row = next(line for line in table.splitlines() if line.split()[:1] == ["sys"])
     assert row.split()[1:] == ["0.500", "-", "1.000"]  # title 1 of 2, no author, date 1 of 1
+
+
+def test_loco_system_extracts_each_page_with_the_model_trained_without_its_source(
+    tmp_path: Path,
+) -> None:
+    import dataclasses
+
+    from unchrome import blockmodel
+
+    # A "model" for one source that is sure of every block, none for the other: the
+    # pages of the first source come out with the sidebar that the model adds, the
+    # others with the packaged model's choice.
+    packaged = blockmodel.load_model()
+    assert packaged is not None
+    sure = dataclasses.replace(
+        packaged,
+        trees=blockmodel.ObliviousTrees(
+            packaged.trees.feature,
+            packaged.trees.border,
+            packaged.trees.leaves,
+            packaged.trees.bias + 100.0,
+            packaged.trees.scale,
+        ),
+    )
+    model_file = tmp_path / "without-alpha.npz"
+    _write_model(sure, model_file)
+    cards = "".join(
+        f"<li><h3>Product {i}</h3><span>Warm wool socks {i}</span></li>" for i in range(12)
+    )
+    html = (
+        "<html><body><div class='side'><h4>Opening hours</h4><span>Monday to Friday</span>"
+        f"</div><main><ul>{cards}</ul></main></body></html>"
+    ).encode()
+    page_file = tmp_path / "page.html"
+    page_file.write_bytes(html)
+    pages = [
+        bench.Page(f"{source}-1", "article", None, page_file, "x", (), (), source=source)
+        for source in ("alpha", "beta")
+    ]
+    system = bench.unchrome_loco_system(tmp_path)
+    assert system.per_page is not None
+    texts = [system.per_page(page)(html, None, None) for page in pages]
+    assert "Opening hours" in texts[0]
+    assert "Opening hours" not in texts[1]
+
+
+def _write_model(model, path: Path) -> None:  # type: ignore[no-untyped-def]
+    import json as json_module
+
+    import numpy as np
+
+    trees = model.trees
+    meta = {
+        "words": model.vocab.words, "stems": model.vocab.stems, "tags": model.vocab.tags,
+        "text_words": model.vocab.text_words, "bias": trees.bias, "scale": trees.scale,
+        "drop_below": model.drop_below, "drop_structured_below": model.drop_structured_below,
+        "add_above": model.add_above, "names": model.names,
+    }  # fmt: skip
+    np.savez(
+        path,
+        feature=trees.feature.astype(np.int32),
+        border=trees.border,
+        leaves=trees.leaves.astype(np.float32),
+        meta=np.frombuffer(json_module.dumps(meta).encode(), dtype=np.uint8),
+    )
