@@ -203,9 +203,11 @@ def test_permalink_signs_are_no_words_of_their_heading():
     assert not [line for line in lines if line.strip("#\u200b ") == "" and line.startswith("#")]
 
 
-def test_a_heading_inside_bold_is_a_heading():
+def test_a_heading_inside_bold_or_a_summary_is_a_heading():
     lines = extract("headings.html", config=WHOLE).markdown.splitlines()
     assert "### Alignment in one line" in lines
+    assert "#### Deep dive" in lines
+    assert "### Grow and shrink" in lines
 
 
 def test_a_cards_link_around_its_heading_goes_into_the_heading():

@@ -139,11 +139,14 @@ NAV_CELL_CHARS = 30
 # converter drops whole (a forum that wraps its thread in a <form>; a <nav> the
 # selection kept, a documentation page's contents).
 _AS_DIVISION = frozenset({"body", "html", "form", "nav"})
-# Inline formatting around a heading (``<b><h2>…</h2></b>``): written, the converter
-# prints ``**## …**``, a heading no Markdown reader sees. Only its content is written.
+# Inline formatting around a heading (``<b><h2>…</h2></b>``), or a disclosure's
+# <summary> holding one (React's docs: ``<summary><h5>Deep Dive</h5>``): written, the
+# converter prints ``**## …**``, a heading no Markdown reader sees. Only its content is
+# written.
 _INLINE_WRAPPERS = frozenset(
-    {"b", "strong", "em", "i", "u", "s", "mark", "small", "big", "font", "span", "label"}
-)
+    {"b", "strong", "em", "i", "u", "s", "mark", "small", "big", "font", "span", "label",
+     "summary"}
+)  # fmt: skip
 
 
 @dataclass(slots=True)
