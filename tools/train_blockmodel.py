@@ -1,38 +1,47 @@
-"""Train the block model (src/unchrome/blockmodel.npz) on two corpora: the WCXB
-development split and the news set.
+"""Train the block model (src/unchrome/blockmodel.npz) on three corpora: the WCXB
+development split, the news set and the classic hand-labelled corpora.
 
     pip install -e '.[train]'
-    python tools/train_blockmodel.py prepare                       # segment and label both
+    python tools/train_blockmodel.py prepare                       # segment and label them
     python tools/train_blockmodel.py prepare --suite readability   # the held-out check
-    python tools/train_blockmodel.py cv        # 5-fold cross-validation grouped by domain
+    python tools/train_blockmodel.py cv        # out of fold, and leave one source out
     python tools/train_blockmodel.py cv --seed 11   # the same with another random seed
     python tools/train_blockmodel.py fit       # train on every page, write the model file
 
-The two corpora label differently: WCXB's main content is hand-checked; the news set's
-is other annotators' (magic-html) or a site-specific spider's selector output
-(news-spiders), which keeps or drops a caption or a byline by the site's markup rather
-than by judgement. ``NEWS_PAGE_WEIGHT`` sets how much a news page weighs beside a WCXB
-page. ``cv`` groups domains across both corpora and prints, out of fold, each corpus's
-table, and the cross-corpus figures: a model trained on one corpus alone, scored on the
-other, which it never saw. That is the figure that predicts pages nobody here has seen.
+The corpora bundle seven data sets, each with its own annotators and convention
+(bench.Page.source): WCXB's hand-checked main content; the news set's magic-html
+(other annotators) and news-spiders (a site-specific spider's selector output, which
+keeps or drops a caption or a byline by the site's markup rather than by judgement);
+the classic set's Dragnet (the article, usually with its headline, never the
+comments), CleanEval (every segment that is not boilerplate, lists and all posts
+included), CleanPortalEval and a hand-labelled Chinese set. ``NEWS_PAGE_WEIGHT`` and
+``CLASSIC_PAGE_WEIGHT`` set how much a page of those weighs beside a WCXB page.
+
+``cv`` prints two figures for every corpus. Out of fold: five folds grouped by domain
+across all corpora, so a fold's score says how the model does on sites it has never
+seen. Leave one source out: each data set scored by a model trained on the others,
+without any host of the one held out, so its sites and its annotators' convention are
+both unseen; that is the figure that predicts pages nobody here has seen, and the
+models it trains are kept (bench-out/blockmodel/without-<source>.npz) for the
+benchmark to run the real pipeline with (``python -m unchrome.bench --suite all --loco
+bench-out/blockmodel``).
 
 ``prepare`` runs the real pipeline (unchrome's own decode, parse, prune, segment and
 density selection) with the model switched off, so the blocks the model learns from
-are the blocks it sees at run time, and labels every block from the page's hand-checked
-main content (see ``label_blocks``). ``cv`` keeps every domain inside one fold, so a
-fold's score says how the model does on sites it has never seen; it prints the
-benchmark's own metric (page-level word F1 of the assembled text) per page type, for
-the density winner alone and for the model, and the same for a model trained on all of
-WCXB and run on Readability.js's test pages, which it never saw. ``fit`` trains on
-every page with the same settings and exports the trees for blockmodel.ObliviousTrees.
-``--seed`` changes CatBoost's random seed (shipped: 7). Two seeds give the noise floor an
-experiment must clear: with seeds 7 and 11, out-of-fold F1 per type moved by up to
-0.02 on collection pages and about 0.005 on the others, with the same data and folds.
+are the blocks it sees at run time, and labels every block from the page's main content
+(see ``label_blocks``). ``cv`` prints the benchmark's own metric (page-level word F1 of
+the assembled text) per page type or source, for the density winner alone and for the
+model, and the same for a model trained on every corpus and run on Readability.js's
+test pages, which it never saw. ``fit`` trains on every page with the same settings and
+exports the trees for blockmodel.ObliviousTrees. ``--seed`` changes CatBoost's random
+seed (shipped: 7). Two seeds give the noise floor an experiment must clear: with seeds 7
+and 11, out-of-fold F1 per type moved by up to 0.02 on collection pages and about 0.005
+on the others, with the same data and folds.
 
 Nothing here runs at extraction time. The data is read from ../shared/data/<suite>
 (or --data) and never copied into the repository; the prepared arrays go to
-bench-out/blockmodel/, which git ignores. The whole run takes about 15 minutes on two
-cores (prepare 1, cv 10, fit 3).
+bench-out/blockmodel/, which git ignores. The whole run takes about 90 minutes on two
+cores (prepare 1, cv 80, fit 6).
 """
 
 from __future__ import annotations
@@ -75,7 +84,7 @@ TEXT_VOCAB_WORDS = 300
 # each, with one shared vocabulary).
 CORPORA = ("wcxb", "news", "classic")
 # The corpora whose domains choose the class/id and short-block words.
-VOCAB_FROM = "both"
+VOCAB_FROM = "all"
 # How much a news page weighs beside a WCXB page (each page weighs the same in total
 # otherwise). See the cv figures in the README for what 1.0 and 0.5 gave.
 NEWS_PAGE_WEIGHT = 1.0
@@ -304,7 +313,7 @@ def prepare(args: argparse.Namespace) -> None:
     # Both corpora share one vocabulary: class/id words and short-block words seen on
     # many domains of the corpora named by --vocab-from.
     corpora = {suite: corpus_pages(suite, None) for suite in CORPORA}
-    named = [s for s in CORPORA if args.vocab_from in (s, "both")]
+    named = [s for s in CORPORA if args.vocab_from in (s, "all")]
     vocab_pages = [p for s in named for p in corpora[s][0]]
     vocab_domains = [d for s in named for d in corpora[s][1]]
     structural = segment.Vocabulary(
@@ -708,7 +717,8 @@ def export(
         "drop_below": DROP_BELOW, "drop_structured_below": DROP_STRUCTURED_BELOW,
         "add_above": ADD_ABOVE,
         "names": blockmodel.feature_names(vocab),
-        "trained_on": "WCXB dev split (CC-BY-4.0) and the news set, tools/train_blockmodel.py",
+        "trained_on": "WCXB dev split (CC-BY-4.0), the news set and the classic corpora, "
+                      "tools/train_blockmodel.py",
     }  # fmt: skip
     np.savez_compressed(
         path,
@@ -745,7 +755,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--vocab-from",
-        choices=("both", *CORPORA),
+        choices=("all", *CORPORA),
         default=VOCAB_FROM,
         help=f"prepare: the corpora whose domains choose the vocabulary (default {VOCAB_FROM})",
     )
@@ -763,8 +773,7 @@ def main() -> None:
     parser.add_argument(
         "--skip-cross",
         action="store_true",
-        help="cv without the cross-corpus and Readability fits (they do not depend on "
-        "--news-weight: keep the saved ones)",
+        help="cv without the leave-one-source-out and Readability fits (keep the saved ones)",
     )
     args = parser.parse_args()
     STORY_END = not args.no_story_end
