@@ -203,3 +203,24 @@ def test_a_widget_named_wrapper_around_the_marked_article_body_stays() -> None:
     text = tree.body.text(separator=" ")
     assert "Paragraph 9 of the story" in text
     assert "Tweet" not in text
+
+
+def test_a_wordpress_posts_category_and_tag_classes_do_not_make_it_a_widget() -> None:
+    # post_class() adds one class per category and tag: "category-reviews" named the
+    # whole story a comment section (customer reviews are a product page's comments).
+    story = "".join(
+        f"<p>Paragraph {i} of the game review tells how the siege plays.</p>" for i in range(8)
+    )
+    html = (
+        "<html><body><div class='post-7 post type-post status-publish hentry "
+        f"category-reviews tag-games'>{story}</div>"
+        "<div class='sharing'><a href='/s'>Share this</a></div></body></html>"
+    )
+    tree = LexborHTMLParser(html)
+    pruned = prune.prune_page(tree)
+    text = tree.body.text(separator=" ")
+    assert "Paragraph 7 of the game review" in text
+    assert not pruned.comment_sections
+    assert "Share this" not in text
+    # Without the post's own marks the same words still name widgets.
+    assert prune._names_verdict("category-reviews", False) == prune.COMMENTS

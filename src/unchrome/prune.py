@@ -195,6 +195,14 @@ _NEGATED = re.compile(
     re.I,
 )
 
+# WordPress's post_class() marks a post's element with "hentry" (or "type-post" and
+# "status-publish") and one class per category and tag of the post: "category-reviews",
+# "tag-social-media". Those name the post's subjects. On one Dragnet game review, the
+# class "category-reviews" made the whole story a comment section (customer reviews are
+# a product page's comments).
+_WP_POST = re.compile(r"(?<![\w-])(?:hentry|type-post|status-publish)(?![\w-])", re.I)
+_WP_TERMS = re.compile(r"(?<![\w-])(?:category|tag)-[\w-]+", re.I)
+
 # One cache per include_comments value, keyed by the "class id" string.
 _VERDICTS: tuple[dict[str, int], dict[str, int]] = ({}, {})
 _VERDICT_CACHE_MAX = 1 << 16
@@ -246,6 +254,10 @@ def _names_verdict(names: str, include_comments: bool) -> int:
     if verdict != NOT_NOISE and _NEGATED.search(names):
         # "no-comments", "hide-read-more-ad": a state flag saying the widget is absent.
         verdict = _names_verdict(_NEGATED.sub(" ", names), include_comments)
+    if verdict != NOT_NOISE and _WP_POST.search(names):
+        # A WordPress post's own element: its category and tag classes name its
+        # subjects ("category-reviews", "tag-sharing"), not a widget.
+        verdict = _names_verdict(_WP_TERMS.sub(" ", _WP_POST.sub(" ", names)), include_comments)
     if len(cache) >= _VERDICT_CACHE_MAX:
         cache.clear()
     cache[names] = verdict
