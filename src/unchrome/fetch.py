@@ -699,6 +699,16 @@ def _drain(chunks: Iterator[bytes], deadline: _Deadline) -> None:
             break
 
 
+async def _adrain(chunks: AsyncIterator[bytes], deadline: _Deadline) -> None:
+    """_drain for an asynchronous body."""
+    size = 0
+    async for chunk in chunks:
+        deadline.remaining()
+        size += len(chunk)
+        if size > _drain_limit():
+            break
+
+
 def _read_final(
     response: httpx.Response, fc: FetchConfig, deadline: _Deadline, hops: int
 ) -> Fetched:
@@ -731,12 +741,7 @@ async def afetch(url: str, fetch_config: FetchConfig | None = None) -> Fetched:
                     next_target = _next_hop(response, fc)
                     if next_target is None:
                         return await _aread_final(response, fc, deadline, hop)
-                    size = 0
-                    async for chunk in response.aiter_raw():
-                        deadline.remaining()
-                        size += len(chunk)
-                        if size > _drain_limit():
-                            break
+                    await _adrain(response.aiter_raw(), deadline)
                 finally:
                     await response.aclose()
                 target = next_target
@@ -837,12 +842,7 @@ class PageNetwork:
                     next_target = _next_hop(response, fc)
                     if next_target is None:
                         return await self._final(response)
-                    size = 0
-                    async for chunk in response.aiter_raw():
-                        self.deadline.remaining()
-                        size += len(chunk)
-                        if size > _drain_limit():
-                            break
+                    await _adrain(response.aiter_raw(), self.deadline)
                 finally:
                     await response.aclose()
                 target = next_target
