@@ -224,3 +224,22 @@ def test_a_wordpress_posts_category_and_tag_classes_do_not_make_it_a_widget() ->
     assert "Share this" not in text
     # Without the post's own marks the same words still name widgets.
     assert prune._names_verdict("category-reviews", False) == prune.COMMENTS
+
+
+def test_what_the_site_leaves_off_the_printed_page_is_not_the_story() -> None:
+    story = "".join(
+        f"<p>Paragraph {i} of the story tells how the library reopened after the fire.</p>"
+        for i in range(8)
+    )
+    html = (
+        f"<html><body><div class='story'>{story}"
+        "<div class='my-8 print:hidden'><p class='font-bold'>Advertisement</p></div>"
+        "<div class='d-print-none'><p>Related: the mayor's plans for the old mill.</p></div>"
+        "</div></body></html>"
+    )
+    tree = LexborHTMLParser(html)
+    prune.prune_page(tree)
+    text = tree.body.text(separator=" ")
+    assert "Paragraph 7 of the story" in text
+    assert "Advertisement" not in text
+    assert "old mill" not in text

@@ -232,3 +232,36 @@ def test_a_short_story_outweighed_by_its_sidebar_is_still_the_selection() -> Non
     result = unchrome.extract(_short_story_in_a_big_sidebar(3))
     assert "Paragraph 2 of the short post" in result.text
     assert "Archive" not in result.text
+
+
+def _story_with(controls: str) -> str:
+    story = "".join(
+        f"<p>Paragraph {i} of the story tells how the harbour was dredged and who "
+        "paid the contractors for it.</p>"
+        for i in range(6)
+    )
+    return f"<html><body><article><h1>The harbour</h1>{story}{controls}</article></body></html>"
+
+
+def test_a_link_back_to_the_top_of_the_page_is_not_text() -> None:
+    html = _story_with("<p class='end'><a href='#top'>Back to top</a></p>")
+    result = unchrome.extract(html)
+    assert "Paragraph 5 of the story" in result.text
+    assert "Back to top" not in result.text
+    assert "Back to top" not in result.markdown
+
+
+def test_a_link_dressed_as_a_button_is_not_text() -> None:
+    html = _story_with(
+        "<p><a class='vc_btn add_to_cart_button' href='?add-to-cart=1554'>Add to cart</a></p>"
+    )
+    result = unchrome.extract(html)
+    assert "Paragraph 5 of the story" in result.text
+    assert "Add to cart" not in result.text
+
+
+def test_a_short_linked_line_of_the_story_stays() -> None:
+    # The same short paragraph linking elsewhere, without a button's class, is the
+    # story's own line ("Read the report"), and stays.
+    html = _story_with("<p><a href='/report.pdf'>Read the report</a></p>")
+    assert "Read the report" in unchrome.extract(html).text

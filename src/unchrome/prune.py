@@ -79,6 +79,9 @@ _NOISE_WORDS = (
     r"|disqus\w*|comment[-_]?(?:form|respond|reply[-_]?form)\w*|respond"
     r"|outbrain\w*|taboola\w*|skip[-_]?(?:link|to[-_]content)\w*|screen[-_]?reader\w*"
     r"|sr[-_]only|visually[-_]hidden|print[-_]only"
+    # What the site leaves off the printed page (Tailwind's print:hidden, Bootstrap's
+    # d-print-none): its own statement that this is not the story.
+    r"|print:hidden|hidden[-_]print|d[-_]print[-_]none|no[-_]?print"
     # Per-post chrome of forums: signatures and the poster's join date and counters.
     r"|\w*signature\w*|message[-_]?user[-_]?extras|user[-_]?extras|post[-_]?profile"
     r"|(?:user|member|author|poster)[-_]?(?:stats|extras)"

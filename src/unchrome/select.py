@@ -11,6 +11,7 @@ headline taken out, short paragraphs following their neighbours, repeats dropped
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -346,7 +347,9 @@ def settle_short(seg: Segmentation, keep: np.ndarray, exclude: int = 0) -> None:
     """Decide the short paragraphs (FLAG_SHORT) that the density score and the model do
     not see: one joins when kept blocks stand on both sides of it, or when the kept
     block beside it sits in the same container (a story's closing "Thanks for
-    reading." stays, a lone "Advertisement" between two dropped widgets does not)."""
+    reading." stays, a lone "Advertisement" between two dropped widgets does not). A
+    control never joins: a link to a place on the page or a link dressed as a button
+    (_is_control)."""
     blocks = seg.blocks
     unseen = FLAG_SHORT | exclude
     short = [i for i, b in enumerate(blocks) if b.flags & FLAG_SHORT and not b.flags & exclude]
@@ -370,6 +373,9 @@ def settle_short(seg: Segmentation, keep: np.ndarray, exclude: int = 0) -> None:
         if not blocks[i].flags & unseen:
             last = i
     for i in short:
+        if _is_control(blocks[i]):
+            keep[i] = False
+            continue
         p, q = seen_before[i], seen_after[i]
         kept_p = p >= 0 and kept[p]
         kept_q = q < n and kept[q]
@@ -380,6 +386,31 @@ def settle_short(seg: Segmentation, keep: np.ndarray, exclude: int = 0) -> None:
             k and container >= 0 and container in blocks[j].path
             for j, k in ((p, kept_p), (q, kept_q))
         )
+
+
+# A link dressed as a button ("btn", "button", "cta" in its class): a control.
+_BUTTON_CLASS = re.compile(r"(?:^|[^a-z0-9])(?:\w*btn\w*|\w*button\w*|cta\w*)(?:$|[^a-z0-9])", re.I)
+
+
+def _is_control(block: Block) -> bool:
+    """A short paragraph that is only a link to a place on this page ("Back to top",
+    "Skip to comments") or a link dressed as a button ("Add to cart", "Book Now"): a
+    control of the page, not a sentence of the story."""
+    if not block.nodes or block.link_chars < len(block.text.strip()):
+        return False
+    for node in block.nodes:
+        link = node.parent
+        button = False
+        while link is not None and link.tag != "a":
+            button = button or bool(_BUTTON_CLASS.search(link.attributes.get("class") or ""))
+            link = link.parent
+        if link is None:
+            return False
+        href = link.attributes.get("href") or ""
+        button = button or bool(_BUTTON_CLASS.search(link.attributes.get("class") or ""))
+        if not button and (not href.startswith("#") or href.startswith("#!")):
+            return False
+    return True
 
 
 def settle_table_headers(blocks: Sequence[Block], keep: np.ndarray) -> None:
