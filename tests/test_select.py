@@ -265,3 +265,24 @@ def test_a_short_linked_line_of_the_story_stays() -> None:
     # story's own line ("Read the report"), and stays.
     html = _story_with("<p><a href='/report.pdf'>Read the report</a></p>")
     assert "Read the report" in unchrome.extract(html).text
+
+
+def test_a_story_in_the_first_row_of_a_layout_table_is_no_header_to_drop() -> None:
+    # A 1990s page laid out with a table: the story fills the first row's cell, links
+    # to resources the second's. The story is no header row over rows that went.
+    story = "<br>".join(
+        f"<font face='Arial'>Paragraph {i} of the article tells when to water the pots on "
+        "a balcony, and why a light wand is worth its price.</font><br>"
+        for i in range(14)
+    )
+    resources = " ".join(f"<a href='/r{i}.htm'>Resource {i}</a>" for i in range(12))
+    html = (
+        "<html><head><title>Watering Tricks</title></head><body><table width='100%'>"
+        "<tr><td><img src='logo.gif' alt='Garden'></td>"
+        f"<td rowspan='2'><b>Watering Tricks by Lisa Erickson</b><br>{story}</td></tr>"
+        f"<tr><td>Resources {resources}</td></tr></table>"
+        "<p>All articles are the property of the magazine.</p></body></html>"
+    )
+    result = unchrome.extract(html)
+    assert "Paragraph 13 of the article" in result.text
+    assert "Resource 7" not in result.text

@@ -417,7 +417,9 @@ def settle_table_headers(blocks: Sequence[Block], keep: np.ndarray) -> None:
     """A data table's first row heads the others: a table whose only kept row is its
     first keeps nothing (a header without rows says nothing), and one that keeps rows
     keeps its first as well (in Markdown the first row is the header; without it a
-    kept row would become one, over no rows)."""
+    kept row would become one, over no rows). A first row holding a cell's worth of
+    text (LAYOUT_CELL_CHARS) heads nothing: it is the story of a page laid out with a
+    table, which stays or goes on its own."""
     rows: dict[int, list[int]] = {}
     for index, block in enumerate(blocks):
         if block.flags & FLAG_ROW and block.nodes and block.nodes[0].tag == "tr":
@@ -426,6 +428,8 @@ def settle_table_headers(blocks: Sequence[Block], keep: np.ndarray) -> None:
         if len(indices) < 2:
             continue
         first, rest = indices[0], indices[1:]
+        if len(blocks[first].text) >= LAYOUT_CELL_CHARS:
+            continue
         if not keep[rest].any():
             keep[first] = False
         else:
