@@ -286,3 +286,22 @@ def test_a_story_in_the_first_row_of_a_layout_table_is_no_header_to_drop() -> No
     result = unchrome.extract(html)
     assert "Paragraph 13 of the article" in result.text
     assert "Resource 7" not in result.text
+
+
+def test_a_summary_box_repeating_a_line_of_the_story_is_printed_once() -> None:
+    # The story's lines are one block broken by <br>; the summary above it repeats its
+    # second sentence as a block of its own.
+    lines = [
+        f"Line {i} of the story says what the company released on Tuesday about its "
+        "chips and the machines built from them."
+        for i in range(8)
+    ]
+    html = (
+        "<html><body><article><h1>The chips</h1>"
+        f"<div class='summary'><h2>{lines[1]}</h2></div>"
+        f"<div class='body'>{'<br>'.join(lines)}</div></article></body></html>"
+    )
+    result = unchrome.extract(html)
+    assert result.text.count("Line 1 of the story") == 1
+    assert result.markdown.count("Line 1 of the story") == 1
+    assert "Line 7 of the story" in result.text

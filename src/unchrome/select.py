@@ -517,4 +517,26 @@ def drop_repeats(
                 index, seen[text] = first, index
             keep[index] = False
             repeats[index] = True
+    _drop_lines_repeated_inside(blocks, keep, repeats, seen)
     return repeats
+
+
+def _drop_lines_repeated_inside(
+    blocks: Sequence[Block], keep: np.ndarray, repeats: np.ndarray, seen: dict[str, int]
+) -> None:
+    """A kept block whose text is one line of another kept block (a summary box
+    repeating the story's first sentence, where the story's lines are one block broken
+    by <br>) goes: the longer block cannot print a line less. ``seen`` maps the text of
+    each block drop_repeats kept once (DUPLICATE_MIN_CHARS and longer) to its index."""
+    lines: dict[str, int] = {}
+    for text, index in seen.items():
+        if "\n" in text:
+            for line in text.split("\n"):
+                if len(line) >= DUPLICATE_MIN_CHARS:
+                    lines.setdefault(line, index)
+    if not lines:
+        return
+    for text, index in seen.items():
+        if lines.get(text, index) != index and keep[index]:
+            keep[index] = False
+            repeats[index] = True
