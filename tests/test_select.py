@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import unchrome
 from unchrome import _select, select
+from unchrome.segment import FLAG_ROW
 
 TAGS = ["div", "section", "article", "main", "ul", "nav", "aside", "p", "li", "table", "h2"]
 
@@ -269,23 +270,38 @@ def test_a_short_linked_line_of_the_story_stays() -> None:
 
 def test_a_story_in_the_first_row_of_a_layout_table_is_no_header_to_drop() -> None:
     # A 1990s page laid out with a table: the story fills the first row's cell, links
-    # to resources the second's. The story is no header row over rows that went.
+    # to resources the second's. When the resources go, the story is no header row
+    # left over rows that went, and stays.
     story = "<br>".join(
         f"<font face='Arial'>Paragraph {i} of the article tells when to water the pots on "
-        "a balcony, and why a light wand is worth its price.</font><br>"
+        "a balcony, and why a light wand is worth its price.</font>"
         for i in range(14)
     )
     resources = " ".join(f"<a href='/r{i}.htm'>Resource {i}</a>" for i in range(12))
     html = (
-        "<html><head><title>Watering Tricks</title></head><body><table width='100%'>"
+        "<table width='100%'>"
         "<tr><td><img src='logo.gif' alt='Garden'></td>"
         f"<td rowspan='2'><b>Watering Tricks by Lisa Erickson</b><br>{story}</td></tr>"
         f"<tr><td>Resources {resources}</td></tr></table>"
-        "<p>All articles are the property of the magazine.</p></body></html>"
     )
-    result = unchrome.extract(html)
-    assert "Paragraph 13 of the article" in result.text
-    assert "Resource 7" not in result.text
+    tree = unchrome.parse.parse(html)
+    seg = unchrome.segment.segment(tree.body)
+    rows = [i for i, b in enumerate(seg.blocks) if b.flags & FLAG_ROW]
+    assert len(rows) == 2 and "Paragraph 13" in seg.blocks[rows[0]].text
+    keep = np.zeros(len(seg.blocks), dtype=bool)
+    keep[rows[0]] = True
+    select.settle_table_headers(seg.blocks, keep)
+    assert keep[rows[0]] and not keep[rows[1]]
+    # A real header row over rows that all went still goes with them.
+    table = (
+        "<table><tr><th>Day</th><th>Hours</th></tr>"
+        "<tr><td>Sunday</td><td>10 to 16</td></tr></table>"
+    )
+    tree = unchrome.parse.parse(table)
+    seg = unchrome.segment.segment(tree.body)
+    keep = np.array([True] + [False] * (len(seg.blocks) - 1))
+    select.settle_table_headers(seg.blocks, keep)
+    assert not keep.any()
 
 
 def test_a_summary_box_repeating_a_line_of_the_story_is_printed_once() -> None:
