@@ -101,9 +101,14 @@ def test_every_page_type_has_a_floor(run):
 
 
 # Share of pages (of those with boilerplate snippets) whose text shows one of them.
-# Measured 0.072 with the same command (trafilatura 2.3.1: 0.169); held at that
-# figure plus 0.01.
-WITHOUT_PAGES_CEILING = 0.082
+# Measured 0.086 with the same command (trafilatura 2.3.1: 0.169); held at that figure
+# plus 0.01. It read 0.080 at the last stop's end, min_paragraph_chars 20: with 0, a
+# short line beside kept blocks of its container stays (select.settle_short), which
+# lifted word F1 on every group of every suite and lets through short labels the
+# hand-checked content leaves out ("Advertisement", "Tags", "Register": 14 more pages of
+# 1,480), less the controls that never join (a link back to the top, a link dressed as
+# a button, what a site leaves off its printed page: 2 fewer).
+WITHOUT_PAGES_CEILING = 0.096
 
 
 def test_boilerplate_snippets_stay_rare(run):

@@ -16,21 +16,25 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "news"
 if not (DATA / "index.json").is_file():
     pytest.skip("news data not found next to the repository", allow_module_level=True)
 
+from floors import floor_misses  # noqa: E402
 from unchrome import bench  # noqa: E402
 
 # Floors: F1 measured with `python -m unchrome.bench --suite news`, the lower of text
-# and Markdown, minus 0.01 (text / Markdown measured: all 0.895 / 0.890, magic-html
-# article 0.883 / 0.879, magic-html forum 0.800 / 0.814, news-spiders article 0.943 /
-# 0.929, Chinese pages 0.867 / 0.876). The block model learnt from these pages too:
-# out of fold (tools/train_blockmodel.py cv, domains unseen in training) it measures
-# all 0.865, and these floors guard the shipped pipeline against regressions.
+# and Markdown, minus 0.01 (text / Markdown measured: all 0.899 / 0.894, magic-html
+# article 0.898 / 0.891, magic-html forum 0.797 / 0.806, news-spiders article 0.946 /
+# 0.934, Chinese pages 0.887 / 0.885). The forum threads read 0.800 at the last stop's
+# end: the comment retry now leaves a short story alone (a forum's opening post is
+# sometimes one: -0.002 there, against Dragnet +0.006 and the Chinese articles +0.014).
+# The block model learnt from these pages too: out of fold (tools/train_blockmodel.py
+# cv, domains unseen in training) it measures all 0.864, and these floors guard the
+# shipped pipeline against regressions.
 GROUP_FLOORS: dict[str, float] = {
-    "magic-html article": 0.869,
-    "magic-html forum": 0.790,
-    "news-spiders article": 0.919,
+    "magic-html article": 0.881,
+    "magic-html forum": 0.787,
+    "news-spiders article": 0.924,
 }
-CHINESE_FLOOR = 0.857
-OVERALL_FLOOR = 0.880
+CHINESE_FLOOR = 0.875
+OVERALL_FLOOR = 0.884
 
 ERRORS_REAL_PAGES_NEVER_GET = ("BLOCKED_BY_SITE", "PAGE_NOT_FOUND")
 
@@ -42,28 +46,10 @@ def results() -> tuple[list[bench.Page], dict[str, list[bench.PageResult]]]:
     return pages, bench.run_benchmark(pages, systems, progress=None)
 
 
-def _f1(pages: list[bench.Page], results: list[bench.PageResult], keep) -> float:
-    chosen = [r for p, r in zip(pages, results, strict=True) if keep(p)]
-    assert chosen
-    return bench.summarise("unchrome", chosen).f1
-
-
 @pytest.mark.parametrize("system", ["unchrome", "unchrome md"])
 def test_news_word_f1_floors(results, system):
     pages, by_system = results
-    run = by_system[system]
-    assert {p.page_type for p in pages} <= set(GROUP_FLOORS)
-    misses = []
-    for group, floor in GROUP_FLOORS.items():
-        f1 = _f1(pages, run, lambda p, g=group: p.page_type == g)
-        if f1 < floor:
-            misses.append(f"{group} {f1:.4f} < {floor}")
-    chinese = _f1(pages, run, lambda p: p.lang == "zh")
-    if chinese < CHINESE_FLOOR:
-        misses.append(f"Chinese {chinese:.4f} < {CHINESE_FLOOR}")
-    overall = _f1(pages, run, lambda p: True)
-    if overall < OVERALL_FLOOR:
-        misses.append(f"all {overall:.4f} < {OVERALL_FLOOR}")
+    misses = floor_misses(pages, by_system[system], GROUP_FLOORS, CHINESE_FLOOR, OVERALL_FLOOR)
     assert not misses, misses
 
 

@@ -1,0 +1,35 @@
+"""What the quality-floor tests of the news and classic sets share: word F1 per group,
+of the Chinese pages and of all pages, each held to its floor."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from unchrome import bench
+
+
+def mean_f1(
+    pages: list[bench.Page], results: list[bench.PageResult], keep: Callable[[bench.Page], bool]
+) -> float:
+    chosen = [r for p, r in zip(pages, results, strict=True) if keep(p)]
+    assert chosen, "no page in this group"
+    return bench.summarise("unchrome", chosen).f1
+
+
+def floor_misses(
+    pages: list[bench.Page],
+    results: list[bench.PageResult],
+    group_floors: dict[str, float],
+    chinese_floor: float,
+    overall_floor: float,
+) -> list[str]:
+    """The groups (page types), the Chinese pages and the whole set whose word F1 is
+    under its floor, as messages."""
+    assert {p.page_type for p in pages} <= set(group_floors), "a group without a floor"
+    measured = {
+        group: (mean_f1(pages, results, lambda p, g=group: p.page_type == g), floor)
+        for group, floor in group_floors.items()
+    }
+    measured["Chinese pages"] = (mean_f1(pages, results, lambda p: p.lang == "zh"), chinese_floor)
+    measured["all"] = (mean_f1(pages, results, lambda p: True), overall_floor)
+    return [f"{name} {f1:.4f} < {floor}" for name, (f1, floor) in measured.items() if f1 < floor]
