@@ -110,22 +110,22 @@ _COMMENT_WORDS = (
 _LAYOUT_WORDS = r"content|article|post|entry|story|main|body|text|page"
 
 
-def _token_re(words: str, outside: str = "a-z0-9") -> re.Pattern[str]:
+def token_re(words: str, outside: str = "a-z0-9") -> re.Pattern[str]:
     """``words`` as whole tokens: at either end of the string or next to a character
     outside ``outside``, whatever the case."""
     return re.compile(rf"(?:^|[^{outside}])(?:{words})(?:$|[^{outside}])", re.I)
 
 
 def _ascii_token_re(words: str, outside: str = "a-z0-9") -> re.Pattern[str]:
-    """The same test as ``_token_re(words, outside)`` for ASCII text that was lowercased
+    """The same test as ``token_re(words, outside)`` for ASCII text that was lowercased
     and given a leading space (see _names_verdict)."""
     return re.compile(rf"[^{outside}](?:{words})(?:$|[^{outside}])")
 
 
-_NOISE = _token_re(_NOISE_WORDS)
-_CONSENT = _token_re(_CONSENT_WORDS)
-_COMMENTS = _token_re(_COMMENT_WORDS)
-_CONTENT_WORDS = _token_re(_LAYOUT_WORDS, "a-z")
+_NOISE = token_re(_NOISE_WORDS)
+_CONSENT = token_re(_CONSENT_WORDS)
+_COMMENTS = token_re(_COMMENT_WORDS)
+_CONTENT_WORDS = token_re(_LAYOUT_WORDS, "a-z")
 
 _NOISE_ASCII = _ascii_token_re(_NOISE_WORDS)
 _CONSENT_ASCII = _ascii_token_re(_CONSENT_WORDS)
@@ -398,7 +398,7 @@ def _named_noise(
     include_comments: bool,
     widget_max_chars: float,
     comments: list[LexborNode],
-    article_body_marked: bool = True,
+    article_body_marked: bool,
 ) -> list[LexborNode]:
     """The elements whose class or id words mark them as widgets (the comment
     sections among them also go to ``comments``), from (element, "class id") pairs

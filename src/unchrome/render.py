@@ -487,6 +487,10 @@ class _Writer:
             texts = 0
             for cell in cells:
                 if not rows_read and len(cell.text(deep=True)) >= LAYOUT_CELL_CHARS:
+                    if not headed:
+                        # A column of a page laid out with a table: decided here, not
+                        # after a walk of every other cell's text nodes.
+                        return False
                     long_cell = True
                 texts += rows_read or any(
                     node.tag == "-text" and node.mem_id in kept and not node.text_content.isspace()

@@ -11,7 +11,6 @@ headline taken out, short paragraphs following their neighbours, repeats dropped
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -19,6 +18,7 @@ import numpy as np
 
 from ._select import blocks_inside, candidates, noise_elements, root_owners
 from .parse import LexborNode
+from .prune import token_re
 from .score import CANDIDATE_TAGS, Aggregate
 from .segment import FLAG_ROW, FLAG_SHORT, LENGTH_FILTERED, Block, Segmentation, is_prose
 
@@ -389,7 +389,7 @@ def settle_short(seg: Segmentation, keep: np.ndarray, exclude: int = 0) -> None:
 
 
 # A link dressed as a button ("btn", "button", "cta" in its class): a control.
-_BUTTON_CLASS = re.compile(r"(?:^|[^a-z0-9])(?:\w*btn\w*|\w*button\w*|cta\w*)(?:$|[^a-z0-9])", re.I)
+_BUTTON_CLASS = token_re(r"\w*btn\w*|\w*button\w*|cta\w*")
 
 
 def _is_control(block: Block) -> bool:
