@@ -1,11 +1,20 @@
-"""What the quality-floor tests of the news and classic sets share: word F1 per group,
-of the Chinese pages and of all pages, each held to its floor."""
+"""What the quality-floor tests of the news, classic and Readability.js sets share: one
+run of unchrome's text and Markdown over a set's pages, and word F1 per group, of the
+Chinese pages and of all pages, each held to its floor."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from unchrome import bench
+
+
+def text_and_markdown(
+    pages: list[bench.Page],
+) -> tuple[list[bench.Page], dict[str, list[bench.PageResult]]]:
+    """The pages and the results of "unchrome" (text) and "unchrome md" (Markdown)."""
+    systems = [bench.unchrome_system(), bench.unchrome_markdown_system()]
+    return pages, bench.run_benchmark(pages, systems, progress=None)
 
 
 def mean_f1(

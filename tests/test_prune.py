@@ -183,6 +183,14 @@ def test_hostile_trees_do_not_crash() -> None:
     assert _dom.hidden_attributes(div)[:4] == (True, None, None, "main")
 
 
+def _pruned_text(html: str) -> tuple[str, prune.Pruned]:
+    """The page's text once pruned, and what prune_page says of it."""
+    tree = LexborHTMLParser(html)
+    pruned = prune.prune_page(tree)
+    assert tree.body is not None
+    return tree.body.text(separator=" "), pruned
+
+
 def test_a_widget_named_wrapper_around_the_marked_article_body_stays() -> None:
     # A "share_wrapper" div its CMS never closes swallows the story, which the page
     # marks with itemprop="articleBody": the story must survive pruning, and a
@@ -198,9 +206,7 @@ def test_a_widget_named_wrapper_around_the_marked_article_body_stays() -> None:
         f"<div class='share_wrapper'><span>Email</span><div itemprop='articleBody'>{story}"
         "</div></div></body></html>"
     )
-    tree = LexborHTMLParser(html)
-    prune.prune_page(tree)
-    text = tree.body.text(separator=" ")
+    text, _ = _pruned_text(html)
     assert "Paragraph 9 of the story" in text
     assert "Tweet" not in text
 
@@ -216,9 +222,7 @@ def test_a_wordpress_posts_category_and_tag_classes_do_not_make_it_a_widget() ->
         f"category-reviews tag-games'>{story}</div>"
         "<div class='sharing'><a href='/s'>Share this</a></div></body></html>"
     )
-    tree = LexborHTMLParser(html)
-    pruned = prune.prune_page(tree)
-    text = tree.body.text(separator=" ")
+    text, pruned = _pruned_text(html)
     assert "Paragraph 7 of the game review" in text
     assert not pruned.comment_sections
     assert "Share this" not in text
@@ -237,9 +241,7 @@ def test_what_the_site_leaves_off_the_printed_page_is_not_the_story() -> None:
         "<div class='d-print-none'><p>Related: the mayor's plans for the old mill.</p></div>"
         "</div></body></html>"
     )
-    tree = LexborHTMLParser(html)
-    prune.prune_page(tree)
-    text = tree.body.text(separator=" ")
+    text, _ = _pruned_text(html)
     assert "Paragraph 7 of the story" in text
     assert "Advertisement" not in text
     assert "old mill" not in text

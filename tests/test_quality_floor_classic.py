@@ -19,7 +19,7 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "classic
 if not (DATA / "index.json").is_file():
     pytest.skip("classic data not found next to the repository", allow_module_level=True)
 
-from floors import floor_misses  # noqa: E402
+from floors import floor_misses, text_and_markdown  # noqa: E402
 from unchrome import bench  # noqa: E402
 
 # Floors: F1 measured with `python -m unchrome.bench --suite classic`, the lower of
@@ -53,9 +53,7 @@ EXPECTED_FAILURES = {
 
 @pytest.fixture(scope="module")
 def results() -> tuple[list[bench.Page], dict[str, list[bench.PageResult]]]:
-    pages = bench.load_classic(DATA)
-    systems = [bench.unchrome_system(), bench.unchrome_markdown_system()]
-    return pages, bench.run_benchmark(pages, systems, progress=None)
+    return text_and_markdown(bench.load_classic(DATA))
 
 
 @pytest.mark.parametrize("system", ["unchrome", "unchrome md"])

@@ -16,7 +16,7 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "news"
 if not (DATA / "index.json").is_file():
     pytest.skip("news data not found next to the repository", allow_module_level=True)
 
-from floors import floor_misses  # noqa: E402
+from floors import floor_misses, text_and_markdown  # noqa: E402
 from unchrome import bench  # noqa: E402
 
 # Floors: F1 measured with `python -m unchrome.bench --suite news`, the lower of text
@@ -41,9 +41,7 @@ ERRORS_REAL_PAGES_NEVER_GET = ("BLOCKED_BY_SITE", "PAGE_NOT_FOUND")
 
 @pytest.fixture(scope="module")
 def results() -> tuple[list[bench.Page], dict[str, list[bench.PageResult]]]:
-    pages = bench.load_news(DATA)
-    systems = [bench.unchrome_system(), bench.unchrome_markdown_system()]
-    return pages, bench.run_benchmark(pages, systems, progress=None)
+    return text_and_markdown(bench.load_news(DATA))
 
 
 @pytest.mark.parametrize("system", ["unchrome", "unchrome md"])

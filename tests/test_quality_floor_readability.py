@@ -18,6 +18,7 @@ if not (DATA / "test-pages").is_dir():
         "Readability.js's test pages not found next to the repository", allow_module_level=True
     )
 
+from floors import text_and_markdown  # noqa: E402
 from unchrome import bench  # noqa: E402
 
 # Measured with `python -m unchrome.bench --suite readability`, the lower of text and
@@ -28,9 +29,7 @@ AGREEMENT_FLOOR = 0.896
 
 @pytest.fixture(scope="module")
 def results() -> tuple[list[bench.Page], dict[str, list[bench.PageResult]]]:
-    pages = bench.load_readability(DATA)
-    systems = [bench.unchrome_system(), bench.unchrome_markdown_system()]
-    return pages, bench.run_benchmark(pages, systems, progress=None)
+    return text_and_markdown(bench.load_readability(DATA))
 
 
 @pytest.mark.parametrize("system", ["unchrome", "unchrome md"])
