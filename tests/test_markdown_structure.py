@@ -327,6 +327,29 @@ def test_structure_metrics_read_headings_tables_code_and_lists():
     assert bench_structure.score_structure(good, "plain text", "").spurious_table == 1.0
 
 
+def test_the_page_ceiling_counts_what_the_page_holds_and_not_what_the_truth_retyped():
+    page = (
+        "<h2>Setup</h2><table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>two</td></tr>"
+        "</table><pre>def f():\n    return 1\n</pre><ul><li>one</li><li>two</li></ul>"
+    )
+    # The truth keeps the page's heading, row and first item, drops the code's
+    # indentation (as WCXB's converter often does), and adds a heading and an item
+    # the page has only as text.
+    truth = (
+        "## Setup\n\n## Notes\n\n| a | b |\n|---|---|\n| 1 | two |\n\n"
+        "```\ndef f():\nreturn 1\n```\n\n- one\n- three\n"
+    )
+    ceiling = bench_structure.page_ceiling(page, truth, "", outputs=[])
+    assert ceiling.rows_exact == 1.0 and ceiling.rows_lenient == 1.0
+    assert (ceiling.code, ceiling.code_loose) == (0.0, 1.0)
+    assert ceiling.headings == ceiling.list_items == pytest.approx(2 / 3)  # recall 1/2
+    # What an output holds counts too: the ceiling is never below a system's score.
+    output = "## Notes\n\n- three\n"
+    ceiling = bench_structure.page_ceiling(page, truth, "", outputs=[output])
+    assert ceiling.headings == ceiling.list_items == 1.0
+    assert bench_structure.page_ceiling(page, "plain text", "", []).spurious_table == 0.0
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*.html")))
 def test_structure_fixtures_hold_the_same_words_in_text_and_markdown(name):
     url = "https://forum.example/threads/a.1/" if name.startswith("forum") else URL

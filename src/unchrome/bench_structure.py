@@ -29,7 +29,12 @@ that reading trafilatura's figures are the issue's (headings 0.587 / 0.586, list
 are compared with their punctuation.
 
 Run as ``python -m unchrome.bench --structure`` (beside trafilatura's Markdown, same
-pages, same process).
+pages, same process). Its last column, "page ceiling" (page_ceiling), is the most any
+extractor can score against this truth while keeping the page's own structure: the
+share of the truth's headings, rows, code and items that the page holds as such. The
+truth's Markdown is a conversion with its own habits (code indentation and comment
+markers dropped, numbered headings written as list items, data tables left out), and
+what it retyped no faithful output matches.
 """
 
 from __future__ import annotations
@@ -265,6 +270,72 @@ def score_structure(predicted: str, truth: str, title: str = "") -> StructureSco
     return score
 
 
+def _recall_f1(found: int, wanted: int) -> float:
+    """F1 with every output item right: what a recall of found / wanted allows."""
+    recall = found / wanted
+    return 2 * recall / (1 + recall) if recall else 0.0
+
+
+def page_ceiling(html: str, truth: str, title: str, outputs: Sequence[str]) -> StructureScore:
+    """What the page itself allows: the share of the truth's structure that the page
+    holds as such, or that one of ``outputs`` (the systems' Markdown) holds.
+
+    A heading counts when an ``<h1>``-``<h6>`` of the page has its words, a body row
+    when a ``<tr>`` has exactly its cells (lenient: its cells in order), a code block
+    when a ``<pre>``, ``<code>`` or ``<textarea>`` holds it verbatim (loose: whitespace
+    aside), a list item when an ``<li>`` has its words. Headings and list items score
+    F1 with every output item right. Where the truth's Markdown is not the page's
+    (indentation or a comment's ``#`` dropped from code, a code line read as a
+    heading, a numbered heading written as a list item), no extractor that keeps the
+    page's own structure can score it: this is the most any can.
+    """
+    from selectolax.lexbor import LexborHTMLParser
+
+    want = shape(truth)
+    got = [shape(markdown) for markdown in outputs]
+    tree = LexborHTMLParser(html)
+    score = StructureScore()
+
+    def texts(selector: str) -> list[str]:
+        return [normalise(n.text(deep=True, separator=" ")) for n in tree.css(selector)]
+
+    title = words(normalise(title))
+    true_headings = _headings(want, title)
+    if true_headings:
+        held = {words(t) for t in texts("h1, h2, h3, h4, h5, h6")}
+        held.update(h for g in got for h in _headings(g, title))
+        score.headings = _recall_f1(sum(h in held for h in true_headings), len(true_headings))
+    true_rows = [tuple(r) for t in want.tables for r in t[1:] if r]
+    if true_rows:
+        page_rows = [
+            tuple(
+                c
+                for c in (normalise(d.text(deep=True, separator=" ")) for d in tr.css("td, th"))
+                if c
+            )
+            for tr in tree.css("tr")
+        ]
+        rows = set(page_rows) | {tuple(r) for g in got for t in g.tables for r in t if r}
+        score.rows_exact = sum(r in rows for r in true_rows) / len(true_rows)
+        lines = [" ".join(r) for r in page_rows] + [line for g in got for line in g.lines]
+        lenient = sum(any(_in_order(r, line) for line in lines) for r in true_rows)
+        score.rows_lenient = lenient / len(true_rows)
+    elif not want.tables:
+        score.spurious_table = 0.0
+    if want.fenced:
+        code = [n.text(deep=True) for n in tree.css("pre, code, textarea")]
+        code += [c for g in got for c in g.code]
+        blocks = want.fenced
+        score.code = sum(_code_found(c, code, False) for c in blocks) / len(blocks)
+        score.code_loose = sum(_code_found(c, code, True) for c in blocks) / len(blocks)
+    if want.list_items:
+        held = {words(t) for t in texts("li")}
+        held.update(i for g in got for i in g.list_items)
+        found = sum(i in held for i in want.list_items)
+        score.list_items = _recall_f1(found, len(want.list_items))
+    return score
+
+
 def summarise(scores: Sequence[StructureScore]) -> dict[str, tuple[float, int]]:
     """Per metric: the mean over the pages it applies to (the spurious-table count as a
     count), and how many pages that is."""
@@ -315,7 +386,7 @@ def format_overall(
     headers = ["metric (pages)", *summaries]
     rows = []
     for name, label in METRICS:
-        counts = {summary[name][1] for summary in summaries.values()}
+        counts = {summary[name][1] for summary in summaries.values() if summary[name][1]}
         pages = "/".join(str(c) for c in sorted(counts))
         rows.append(
             [f"{label} ({pages})", *(_cell(name, *summary[name]) for summary in summaries.values())]
