@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import unchrome
 from unchrome import _select, select
+from unchrome.extractor import Trace
 from unchrome.segment import FLAG_ROW
 
 TAGS = ["div", "section", "article", "main", "ul", "nav", "aside", "p", "li", "table", "h2"]
@@ -321,3 +322,61 @@ def test_a_summary_box_repeating_a_line_of_the_story_is_printed_once() -> None:
     assert result.text.count("Line 1 of the story") == 1
     assert result.markdown.count("Line 1 of the story") == 1
     assert "Line 7 of the story" in result.text
+
+
+def _blog_post_beside(sidebar_attributes: str, wrapper_attributes: str = "id='outer'") -> str:
+    # A short post beside a column of readers' comments written as sentences: one by
+    # one, its blocks read like a story's paragraphs.
+    post = "".join(
+        f"<p>Paragraph {i} of the short post says why the library reopened on Sunday "
+        "after the flood.</p>"
+        for i in range(2)
+    )
+    comments = "".join(
+        f"<div class='recent'>Reader {i} wrote that the new opening hours suit the people "
+        f"who work late shifts at the hospital near the river, and thanked the staff.</div>"
+        for i in range(8)
+    )
+    return (
+        f"<html><body><div {wrapper_attributes}><div class='post'><h1>Reopened</h1>{post}"
+        f"</div><div {sidebar_attributes}><h2>Recent comments</h2>{comments}</div>"
+        "</div></body></html>"
+    )
+
+
+def test_a_column_named_sidebar_is_not_content() -> None:
+    result = unchrome.extract(_blog_post_beside("class='sidebar section' id='sidebar'"))
+    assert "Paragraph 1 of the short post" in result.text
+    assert "Reader 3 wrote" not in result.text
+    assert "Reader 3 wrote" not in result.markdown
+
+
+def test_sidebar_is_read_as_a_whole_name_only() -> None:
+    # "content-sidebar-wrap" and the like name a layout, not the side column.
+    result = unchrome.extract(_blog_post_beside("class='content-sidebar-wrap'"))
+    assert "Reader 3 wrote" in result.text
+
+
+def test_an_element_named_sidebar_around_the_story_is_the_layout() -> None:
+    # A theme names the wrapper of the whole article "sidebar": it holds the story,
+    # and none of its blocks is read as a sidebar's.
+    html = _blog_post_beside("class='aside-box'", wrapper_attributes="class='sidebar'")
+    trace = Trace()
+    result = unchrome.Extractor().extract(html, trace=trace)
+    assert "Paragraph 1 of the short post" in result.text
+    assert trace.sel is not None and not trace.sel.aside.any()
+
+
+def test_a_page_whose_only_text_is_its_sidebar_is_not_refused() -> None:
+    # Beside a main column of one word, the sidebar is all the page says: it is kept
+    # rather than the page refused as empty.
+    comments = "".join(
+        f"<div>Reader {i} wrote that the new opening hours suit the people who work late "
+        "shifts at the hospital near the river.</div>"
+        for i in range(6)
+    )
+    html = (
+        "<html><body><div id='wrap'><div id='main'><p>Short.</p></div>"
+        f"<div class='sidebar'>{comments}</div></div></body></html>"
+    )
+    assert "Reader 3 wrote" in unchrome.extract(html).text

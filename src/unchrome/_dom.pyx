@@ -391,7 +391,7 @@ def segment(
     def open_element(LexborNode opened, tag, parent):
         # Register a block element; return (its id, its own mask).
         mask = tag_bits.get(tag, 0)
-        named_chrome = False
+        named_chrome = 0  # segment.NAMED_NOTHING
         names = _class_id(opened.node)
         if names is not None:
             verdict = verdicts.get(names)

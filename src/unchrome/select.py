@@ -12,7 +12,7 @@ headline taken out, short paragraphs following their neighbours, repeats dropped
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -20,7 +20,15 @@ from ._select import blocks_inside, candidates, noise_elements, root_owners
 from .parse import LexborNode
 from .prune import token_re
 from .score import CANDIDATE_TAGS, Aggregate
-from .segment import FLAG_ROW, FLAG_SHORT, LENGTH_FILTERED, Block, Segmentation, is_prose
+from .segment import (
+    FLAG_ROW,
+    FLAG_SHORT,
+    LENGTH_FILTERED,
+    NAMED_SIDEBAR,
+    Block,
+    Segmentation,
+    is_prose,
+)
 
 # Blocks that are pure navigation inside the chosen body: judged by their link share.
 _LINK_BLOCK_TAGS = frozenset(
@@ -77,6 +85,8 @@ class Selection:
     orphan: bool  # no candidate held half of the page: the roots are the page
     in_root: np.ndarray  # per block
     noise: np.ndarray  # per block: inside a link list or named chrome of the roots
+    # per block: inside a sidebar (see sidebar_elements), never content
+    aside: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
 
 def select_blocks(
@@ -94,7 +104,7 @@ def select_blocks(
     parents = seg.parents
     if not elements:
         nothing = np.zeros(n, dtype=bool)
-        return Selection(-1, [], True, nothing, nothing)
+        return Selection(-1, [], True, nothing, nothing, nothing)
     scores = agg.scores
     candidate = candidates(tags, CANDIDATE_TAGS)
     candidate[0] = False  # the segmented root is the body: never a candidate
@@ -133,7 +143,47 @@ def select_blocks(
     # The blocks inside a root, and those inside a doomed element.
     in_root = blocks_inside(agg.block_of, agg.element_of, (root_of >= 0).view(np.uint8), n)
     noise = blocks_inside(agg.block_of, agg.element_of, doomed.view(np.uint8), n)
-    return Selection(winner, roots, orphan, in_root, noise)
+    sidebars = (
+        sidebar_elements(seg, agg, winner) if score is None else np.zeros(elements, dtype=bool)
+    )
+    aside = blocks_inside(agg.block_of, agg.element_of, sidebars.view(np.uint8), n)
+    return Selection(winner, roots, orphan, in_root, noise, aside)
+
+
+# A sidebar holds at most this share of the density winner's paragraph text (<p>): no
+# side column holds most of the story's paragraphs. Judged by all its text instead,
+# the rule lost most of its gain (Dragnet +0.003 instead of +0.008): where a blog's
+# whole page wins, its sidebar holds more text than the short post, but in widgets,
+# not paragraphs.
+SIDEBAR_MAX_WINNER_SHARE = 0.5
+
+
+def sidebar_elements(seg: Segmentation, agg: Aggregate, winner: int) -> np.ndarray:
+    """Per element: named a sidebar (segment.NAMED_SIDEBAR), neither holding the
+    ``winner`` nor more than SIDEBAR_MAX_WINNER_SHARE of its paragraph text. Whatever
+    the block model makes of its blocks one by one (a blog's "Recent comments" and
+    "Most read" widgets read like prose and headlines), a column the page names its
+    sidebar is not the story; one that holds the density winner, or most of its
+    paragraphs, is the layout around the story (a news site's
+    <div class="sidebar" id="body_main"> around the whole article).
+
+    Measured with the shipped model (word F1, text): Dragnet 0.910 -> 0.918 (53 pages
+    up, 4 down: the sidebars of Blogger and WordPress blogs beside short posts),
+    CleanEval 0.918 -> 0.918 (2 up; one page whose hand-kept text is a blog's "Recent
+    comments" sidebar -0.06), WCXB dev 0.899 -> 0.900 (4 pages up, one product page
+    -0.07), the news set, the Chinese pages and Readability.js's pages unchanged.
+    """
+    named = np.fromiter((c == NAMED_SIDEBAR for c in seg.chrome), dtype=bool, count=len(seg.chrome))
+    if not named.any():
+        return named
+    if winner >= 0:
+        named &= agg.p_chars <= SIDEBAR_MAX_WINNER_SHARE * agg.p_chars[winner]
+    parents = seg.parents
+    element = winner
+    while element >= 0:
+        named[element] = False
+        element = parents[element]
+    return named
 
 
 def _holds_the_prose(seg: Segmentation, agg: Aggregate, winner: int) -> bool:
