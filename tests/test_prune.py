@@ -230,6 +230,23 @@ def test_a_wordpress_posts_category_and_tag_classes_do_not_make_it_a_widget() ->
     assert prune._names_verdict("category-reviews", False) == prune.COMMENTS
 
 
+def test_a_typepad_posts_category_and_author_classes_do_not_make_it_a_widget() -> None:
+    # Typepad's entries carry "entry-category-<name>" and "entry-author-<name>" classes:
+    # a blog filed under "camera_reviews" lost its whole post to them.
+    story = "".join(
+        f"<p>Paragraph {i} of the post tells how the camera feels in the hand.</p>"
+        for i in range(8)
+    )
+    html = (
+        "<html><body><div class='entry-category-camera_reviews entry-author-mj "
+        f"entry-type-post entry' id='entry-6a00df'>{story}</div></body></html>"
+    )
+    text, pruned = _pruned_text(html)
+    assert "Paragraph 7 of the post" in text
+    assert not pruned.comment_sections
+    assert prune._names_verdict("entry-category-camera_reviews entry", False) == prune.COMMENTS
+
+
 def test_what_the_site_leaves_off_the_printed_page_is_not_the_story() -> None:
     story = "".join(
         f"<p>Paragraph {i} of the story tells how the library reopened after the fire.</p>"

@@ -202,9 +202,15 @@ _NEGATED = re.compile(
 # "status-publish") and one class per category and tag of the post: "category-reviews",
 # "tag-social-media". Those name the post's subjects. On one Dragnet game review, the
 # class "category-reviews" made the whole story a comment section (customer reviews are
-# a product page's comments).
-_WP_POST = re.compile(r"(?<![\w-])(?:hentry|type-post|status-publish)(?![\w-])", re.I)
-_WP_TERMS = re.compile(r"(?<![\w-])(?:category|tag)-[\w-]+", re.I)
+# a product page's comments). Typepad does the same with "entry-type-post" and
+# "entry-category-camera_reviews", "entry-author-..." classes: two Dragnet blog posts
+# (categories "camera_reviews" and "book_reviews") lost their whole story to it.
+_WP_POST = re.compile(
+    r"(?<![\w-])(?:hentry|type-post|status-publish|entry-type-post)(?![\w-])", re.I
+)
+_WP_TERMS = re.compile(
+    r"(?<![\w-])(?:category|tag)-[\w-]+|(?<![\w-])entry-(?:category|tag|author)-[\w-]+", re.I
+)
 
 # One cache per include_comments value, keyed by the "class id" string.
 _VERDICTS: tuple[dict[str, int], dict[str, int]] = ({}, {})
