@@ -150,34 +150,40 @@ def select_blocks(
     return Selection(winner, roots, orphan, in_root, noise, aside)
 
 
-# A sidebar holds at most this share of the density winner's paragraph text (<p>): no
-# side column holds most of the story's paragraphs. Judged by all its text instead,
-# the rule lost most of its gain (Dragnet +0.003 instead of +0.008): where a blog's
-# whole page wins, its sidebar holds more text than the short post, but in widgets,
-# not paragraphs.
-SIDEBAR_MAX_WINNER_SHARE = 0.5
+# An element named a sidebar that holds this share of the density winner's text and
+# more than this share of its paragraph text (<p>) is the layout around the story, a
+# wrapper in another name, not a side column. Either share alone misjudged pages: by
+# paragraphs alone, a short post's sidebar of paragraph teasers was a wrapper (3
+# Dragnet pages kept their sidebars); by text alone, the sidebar of a blog whose
+# whole page wins, longer than the post but in widgets, was one (Dragnet +0.003
+# instead of +0.008).
+SIDEBAR_WRAPPER_TEXT_SHARE = 0.9
+SIDEBAR_WRAPPER_P_SHARE = 0.5
 
 
 def sidebar_elements(seg: Segmentation, agg: Aggregate, winner: int) -> np.ndarray:
     """Per element: named a sidebar (segment.NAMED_SIDEBAR), neither holding the
-    ``winner`` nor more than SIDEBAR_MAX_WINNER_SHARE of its paragraph text. Whatever
-    the block model makes of its blocks one by one (a blog's "Recent comments" and
-    "Most read" widgets read like prose and headlines), a column the page names its
-    sidebar is not the story; one that holds the density winner, or most of its
-    paragraphs, is the layout around the story (a news site's
-    <div class="sidebar" id="body_main"> around the whole article).
+    ``winner`` nor wrapping its story (SIDEBAR_WRAPPER_TEXT_SHARE of its text and
+    SIDEBAR_WRAPPER_P_SHARE of its paragraphs). Whatever the block model makes of its
+    blocks one by one (a blog's "Recent comments" and "Most read" widgets read like
+    prose and headlines), a column the page names its sidebar is not the story; one
+    that holds the density winner, or its story, is the layout around it (a news
+    site's <div class="sidebar" id="body_main"> around the whole article).
 
-    Measured with the shipped model (word F1, text): Dragnet 0.910 -> 0.918 (53 pages
+    Measured with the shipped model (word F1, text): Dragnet 0.910 -> 0.918 (56 pages
     up, 4 down: the sidebars of Blogger and WordPress blogs beside short posts),
-    CleanEval 0.918 -> 0.918 (2 up; one page whose hand-kept text is a blog's "Recent
-    comments" sidebar -0.06), WCXB dev 0.899 -> 0.900 (4 pages up, one product page
+    CleanEval 0.918 -> 0.918 (3 up; one page whose hand-kept text is a blog's "Recent
+    comments" sidebar -0.06), WCXB dev 0.899 -> 0.900 (5 pages up, one product page
     -0.07), the news set, the Chinese pages and Readability.js's pages unchanged.
     """
     named = np.fromiter((c == NAMED_SIDEBAR for c in seg.chrome), dtype=bool, count=len(seg.chrome))
     if not named.any():
         return named
     if winner >= 0:
-        named &= agg.p_chars <= SIDEBAR_MAX_WINNER_SHARE * agg.p_chars[winner]
+        wraps = (agg.chars >= SIDEBAR_WRAPPER_TEXT_SHARE * agg.chars[winner]) & (
+            agg.p_chars > SIDEBAR_WRAPPER_P_SHARE * agg.p_chars[winner]
+        )
+        named &= ~wraps
     parents = seg.parents
     element = winner
     while element >= 0:
