@@ -176,9 +176,10 @@ def sidebar_elements(seg: Segmentation, agg: Aggregate, winner: int) -> np.ndarr
     comments" sidebar -0.06), WCXB dev 0.899 -> 0.900 (5 pages up, one product page
     -0.07), the news set, the Chinese pages and Readability.js's pages unchanged.
     """
-    named = np.fromiter((c == NAMED_SIDEBAR for c in seg.chrome), dtype=bool, count=len(seg.chrome))
-    if not named.any():
-        return named
+    chrome = seg.chrome
+    if NAMED_SIDEBAR not in chrome:  # most pages: one scan in C
+        return np.zeros(len(chrome), dtype=bool)
+    named = np.asarray(chrome, dtype=np.int8) == NAMED_SIDEBAR
     if winner >= 0:
         wraps = (agg.chars >= SIDEBAR_WRAPPER_TEXT_SHARE * agg.chars[winner]) & (
             agg.p_chars > SIDEBAR_WRAPPER_P_SHARE * agg.p_chars[winner]
