@@ -382,6 +382,9 @@ def prepare_pages(
             "kinds": [b.kind for b in blocks], "texts": texts,
             "links": [b.link_chars for b in blocks],
             "article": trace.ctx is not None and blockmodel.is_article(trace.ctx),
+            # Blocks of a named sidebar, which the extractor leaves out whatever the
+            # model says (select.sidebar_elements).
+            "aside": trace.sel.aside.tolist() if blocks and trace.sel is not None else [],
             "labels": labels, "counts": counts,
         })  # fmt: skip
         if (index + 1) % 250 == 0:
@@ -521,6 +524,9 @@ def model_texts(
                     page_probs, region, chars, drop_below, page_add, story, shift
                 )
                 keep &= ~after_story
+            aside = np.array(record.get("aside") or [False] * len(keep), dtype=bool)
+            if (keep & ~aside).any():  # as the extractor: unless the sidebar is all
+                keep &= ~aside
         else:
             keep = page_probs >= add_above
         texts.append(assemble(record, keep))
