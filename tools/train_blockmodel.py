@@ -524,9 +524,8 @@ def model_texts(
                     page_probs, region, chars, drop_below, page_add, story, shift
                 )
                 keep &= ~after_story
-            aside = np.array(record.get("aside") or [False] * len(keep), dtype=bool)
-            if (keep & ~aside).any():  # as the extractor: unless the sidebar is all
-                keep &= ~aside
+            if record.get("aside"):
+                keep = select.beside_sidebars(keep, np.array(record["aside"], dtype=bool))
         else:
             keep = page_probs >= add_above
         texts.append(assemble(record, keep))

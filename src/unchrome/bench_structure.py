@@ -296,8 +296,11 @@ def page_ceiling(html: str, truth: str, title: str, outputs: Sequence[str]) -> S
     tree = LexborHTMLParser(html)
     score = StructureScore()
 
+    def text_of(node: Any) -> str:
+        return normalise(node.text(deep=True, separator=" "))
+
     def texts(selector: str) -> list[str]:
-        return [normalise(n.text(deep=True, separator=" ")) for n in tree.css(selector)]
+        return [text_of(n) for n in tree.css(selector)]
 
     title = words(normalise(title))
     true_headings = _headings(want, title)
@@ -307,14 +310,7 @@ def page_ceiling(html: str, truth: str, title: str, outputs: Sequence[str]) -> S
         score.headings = _recall_f1(sum(h in held for h in true_headings), len(true_headings))
     true_rows = [tuple(r) for t in want.tables for r in t[1:] if r]
     if true_rows:
-        page_rows = [
-            tuple(
-                c
-                for c in (normalise(d.text(deep=True, separator=" ")) for d in tr.css("td, th"))
-                if c
-            )
-            for tr in tree.css("tr")
-        ]
+        page_rows = [tuple(c for c in map(text_of, tr.css("td, th")) if c) for tr in tree.css("tr")]
         rows = set(page_rows) | {tuple(r) for g in got for t in g.tables for r in t if r}
         score.rows_exact = sum(r in rows for r in true_rows) / len(true_rows)
         lines = [" ".join(r) for r in page_rows] + [line for g in got for line in g.lines]

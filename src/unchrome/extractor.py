@@ -427,11 +427,8 @@ class Extractor:
         else:
             # The density selection less its link lists: a caller's scorer, or no model.
             view_keep = sel.in_root & ~sel.noise
-        # A named sidebar is no content (select.sidebar_elements), unless it is all the
-        # selection holds: a page is never refused for its only text.
-        beside = view_keep & ~sel.aside
-        if beside.any():
-            view_keep = beside
+        # A named sidebar is no content, whatever the model said (select.sidebar_elements).
+        view_keep = select.beside_sidebars(view_keep, sel.aside)
         check("select")
         content = select.settle(
             seg,

@@ -143,11 +143,22 @@ def select_blocks(
     # The blocks inside a root, and those inside a doomed element.
     in_root = blocks_inside(agg.block_of, agg.element_of, (root_of >= 0).view(np.uint8), n)
     noise = blocks_inside(agg.block_of, agg.element_of, doomed.view(np.uint8), n)
-    sidebars = (
-        sidebar_elements(seg, agg, winner) if score is None else np.zeros(elements, dtype=bool)
+    # A caller's scorer stands alone: its winner keeps its sidebars. Most pages name
+    # none, and skip the walk over the incidence.
+    sidebars = sidebar_elements(seg, agg, winner) if score is None else None
+    aside = (
+        blocks_inside(agg.block_of, agg.element_of, sidebars.view(np.uint8), n)
+        if sidebars is not None and sidebars.any()
+        else np.zeros(n, dtype=bool)
     )
-    aside = blocks_inside(agg.block_of, agg.element_of, sidebars.view(np.uint8), n)
     return Selection(winner, roots, orphan, in_root, noise, aside)
+
+
+def beside_sidebars(keep: np.ndarray, aside: np.ndarray) -> np.ndarray:
+    """``keep`` less the blocks of named sidebars (Selection.aside), unless they are all
+    it holds: a page is never refused for its only text."""
+    beside = keep & ~aside
+    return beside if beside.any() else keep
 
 
 # An element named a sidebar that holds this share of the density winner's text and
