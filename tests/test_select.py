@@ -380,3 +380,55 @@ def test_a_page_whose_only_text_is_its_sidebar_is_not_refused() -> None:
         f"<div class='sidebar'>{comments}</div></div></body></html>"
     )
     assert "Reader 3 wrote" in unchrome.extract(html).text
+
+
+def _post_in_a_named_body(
+    body_class: str, paragraphs_inside: int = 6, paragraphs_after: int = 0
+) -> str:
+    # A post whose template names its body, then (inside the same post wrapper) more
+    # paragraphs of sentences that are not the story: one by one, the block model
+    # reads them as a story's.
+    def paragraph(i: int) -> str:
+        return (
+            f"<p>Paragraph {i} of the post tells how the harbour town rebuilt its sea wall "
+            "after the winter storms, stone by stone.</p>"
+        )
+
+    inside = "".join(paragraph(i) for i in range(paragraphs_inside))
+    rest = "".join(paragraph(paragraphs_inside + i) for i in range(paragraphs_after))
+    notes = "".join(
+        f"<p>Reader note {i}: the volunteers who carried the stones were thanked by the "
+        "mayor at a dinner in the town hall.</p>"
+        for i in range(5)
+    )
+    return (
+        "<html><body><div id='page'><div class='post'><h1>The sea wall</h1>"
+        f"<div class='{body_class}'>{inside}</div>{rest}"
+        f"<div class='after-post'>{notes}</div></div></div></body></html>"
+    )
+
+
+@pytest.mark.parametrize("body_class", ["entry-content", "post-body", "article__body"])
+def test_the_story_ends_with_the_post_body_the_page_names(body_class: str) -> None:
+    result = unchrome.extract(_post_in_a_named_body(body_class))
+    assert "Paragraph 5 of the post" in result.text
+    assert "Reader note 2" not in result.text
+    assert "Reader note 2" not in result.markdown
+
+
+def test_a_post_body_that_holds_little_of_the_story_does_not_end_it() -> None:
+    # One paragraph in the named element, six after it: the name is not the story's.
+    result = unchrome.extract(_post_in_a_named_body("entry-content", 1, 6))
+    assert "Paragraph 6 of the post" in result.text
+
+
+def test_a_modifier_of_a_split_story_is_no_post_body() -> None:
+    # "entry--text" is one part of a story cut into parts, not the body of a post.
+    result = unchrome.extract(_post_in_a_named_body("entry entry--text"))
+    assert "Reader note 2" in result.text
+
+
+def test_the_story_does_not_end_with_its_post_body_when_comments_are_wanted() -> None:
+    html = _post_in_a_named_body("entry-content")
+    kept = unchrome.extract(html, config=unchrome.Config(include_comments=True))
+    assert "Reader note 2" in kept.text

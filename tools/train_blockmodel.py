@@ -385,6 +385,9 @@ def prepare_pages(
             # Blocks of a named sidebar, which the extractor leaves out whatever the
             # model says (select.sidebar_elements).
             "aside": trace.sel.aside.tolist() if blocks and trace.sel is not None else [],
+            # Blocks inside a named post body, where the extractor ends the story
+            # (select.within_story_body).
+            "body": trace.sel.body.tolist() if blocks and trace.sel is not None else [],
             "labels": labels, "counts": counts,
         })  # fmt: skip
         if (index + 1) % 250 == 0:
@@ -526,6 +529,9 @@ def model_texts(
                 keep &= ~after_story
             if record.get("aside"):
                 keep = select.beside_sidebars(keep, np.array(record["aside"], dtype=bool))
+            if record.get("body"):
+                body = np.array(record["body"], dtype=bool)
+                keep = select.within_story_body(_shells(record), body, keep)
         else:
             keep = page_probs >= add_above
         texts.append(assemble(record, keep))

@@ -335,7 +335,7 @@ def segment(
     cdef list nodes = seg.nodes
     cdef list tags = seg.tags
     cdef list parents = seg.parents
-    cdef list chrome = seg.chrome
+    cdef list named = seg.named
     cdef dict tag_bits = vocab.tag_bits
     names_of = vocab.names
     # Vocabulary.names caches its verdicts by the "class id" string; a page repeats its
@@ -391,18 +391,18 @@ def segment(
     def open_element(LexborNode opened, tag, parent):
         # Register a block element; return (its id, its own mask).
         mask = tag_bits.get(tag, 0)
-        named_chrome = 0  # segment.NAMED_NOTHING
+        said = 0  # segment.NAMED_NOTHING
         names = _class_id(opened.node)
         if names is not None:
             verdict = verdicts.get(names)
             if verdict is None:
                 verdict = names_of(names)
-            words, named_chrome = verdict
+            words, said = verdict
             mask |= words
         nodes.append(opened)
         tags.append(tag)
         parents.append(parent)
-        chrome.append(named_chrome)
+        named.append(said)
         return len(nodes) - 1, mask
 
     # The walk starts at the root itself (a caller's selector may match a <table> or a

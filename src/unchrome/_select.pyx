@@ -42,7 +42,7 @@ def root_owners(list parents, set roots):
 
 def noise_elements(
     list tags,
-    list chrome,
+    list named_as,
     const double[::1] chars,
     const double[::1] a_chars,
     const double[::1] card_chars,
@@ -64,7 +64,7 @@ def noise_elements(
     cdef double total, t_chars, links
     cdef bint link_block, named, index_page, cards_are_links
     if not (
-        len(chrome) == chars.shape[0] == a_chars.shape[0] == card_chars.shape[0]
+        len(named_as) == chars.shape[0] == a_chars.shape[0] == card_chars.shape[0]
         == root_of.shape[0] == n
     ):
         raise ValueError("one tag, chrome verdict, sum and root per element")
@@ -78,7 +78,7 @@ def noise_elements(
             continue
         tag = tags[element]
         link_block = tag in link_block_tags
-        named = chrome[element]
+        named = named_as[element] & 1  # segment.NAMED_CHROME: sidebars too, not bodies
         if not link_block and not named:
             continue
         if tag in drop_tags:

@@ -429,6 +429,10 @@ class Extractor:
             view_keep = sel.in_root & ~sel.noise
         # A named sidebar is no content, whatever the model said (select.sidebar_elements).
         view_keep = select.beside_sidebars(view_keep, sel.aside)
+        if not cfg.include_comments:
+            # The story ends with the post body the page names (select.within_story_body).
+            # A discussion's thread outweighs its first post, which keeps it whole.
+            view_keep = select.within_story_body(view.blocks, sel.body, view_keep)
         check("select")
         content = select.settle(
             seg,

@@ -92,15 +92,27 @@ CHROME_NAMES = re.compile(rf"(?:^|[^a-z0-9])(?:{_CHROME_WORDS})(?:$|[^a-z0-9])",
 # every position (a miss cost ~13 us with the pattern above; see prune._names_verdict).
 _CHROME_NAMES_ASCII = re.compile(rf"[^a-z0-9](?:{_CHROME_WORDS})(?:$|[^a-z0-9])")
 
-# What the class/id words say of an element (Segmentation.chrome): nothing, in-story
-# chrome (CHROME_NAMES), or a sidebar: a class token or an id that is "sidebar" itself,
-# the name pages written before <aside> give the column beside the story (Blogger's
-# <div class="sidebar section" id="sidebar">, WordPress themes' id="sidebar"). Only
-# the whole token: "content-sidebar-wrap" or "has-sidebar" name the layout around the
-# story. Read as a word inside longer names, it lowered 52 pages (21 rose): WCXB dev
-# 0.900 -> 0.879 (articles -0.031), the news set -0.006, CleanPortalEval -0.033.
-NAMED_NOTHING, NAMED_CHROME, NAMED_SIDEBAR = 0, 1, 3  # a sidebar is chrome too
+# What the class/id words say of an element (Segmentation.named): nothing, in-story
+# chrome (CHROME_NAMES), a sidebar, or the body of a post. Chrome is bit NAMED_CHROME:
+# a sidebar is chrome too, a post's body is not.
+# A sidebar: a class token or an id that is "sidebar" itself, the name pages written
+# before <aside> give the column beside the story (Blogger's <div class="sidebar
+# section" id="sidebar">, WordPress themes' id="sidebar"). Only the whole token:
+# "content-sidebar-wrap" or "has-sidebar" name the layout around the story. Read as a
+# word inside longer names, it lowered 52 pages (21 rose): WCXB dev 0.900 -> 0.879
+# (articles -0.031), the news set -0.006, CleanPortalEval -0.033.
+NAMED_NOTHING, NAMED_CHROME, NAMED_SIDEBAR, NAMED_BODY = 0, 1, 3, 4
 _SIDEBAR_NAME = re.compile(r"(?:^|\s)sidebar(?:\s|$)")
+# The body of a post, as blog and news templates name the element that holds the
+# story and nothing else: WordPress's "entry-content", Blogger's "post-body", Movable
+# Type's "entry-body", "article-body", "article__body", "story-text"... (whole class
+# tokens or ids; on the suites' pages these names come from 452 hosts). A modifier
+# ("entry--text", one entry of a story split into many) is not one: read as a body, it
+# cut a news page's story in half (-0.30). select.within_story_body reads it.
+_BODY_NAME = re.compile(
+    r"(?:^|\s)(?:(?:entry|post|article|story)(?:[-_]?|__)(?:content|body|text)|post[-_]?entry)"
+    r"(?:\s|$)"
+)
 
 
 @dataclass(slots=True)
@@ -133,7 +145,7 @@ class Segmentation:
     nodes: list[LexborNode] = field(default_factory=list)  # by element id
     tags: list[str] = field(default_factory=list)
     parents: list[int] = field(default_factory=list)  # -1 for a root
-    chrome: list[int] = field(default_factory=list)  # NAMED_* of the class/id words
+    named: list[int] = field(default_factory=list)  # NAMED_* of the class/id words
 
     def view(self, exclude: int) -> tuple[Segmentation, list[int]]:
         """The blocks without any of the ``exclude`` flags, over the same elements, and
@@ -143,7 +155,7 @@ class Segmentation:
             return self, index
         blocks = self.blocks
         seen = Segmentation([blocks[i] for i in index], self.nodes, self.tags, self.parents)
-        seen.chrome = self.chrome
+        seen.named = self.named
         return seen, index
 
 
@@ -255,6 +267,8 @@ class Vocabulary:
         named = NAMED_NOTHING
         if chrome:
             named = NAMED_SIDEBAR if _SIDEBAR_NAME.search(lowered) else NAMED_CHROME
+        elif _BODY_NAME.search(lowered):
+            named = NAMED_BODY
         verdict = (mask, named)
         if len(self._cache) > 1 << 16:
             self._cache.clear()
