@@ -581,3 +581,10 @@ def _write_model(model, path: Path) -> None:  # type: ignore[no-untyped-def]
         leaves=trees.leaves.astype(np.float32),
         meta=np.frombuffer(json_module.dumps(meta).encode(), dtype=np.uint8),
     )
+
+
+def test_markdown_words_reduce_a_link_whose_title_holds_escaped_quotes() -> None:
+    # html-to-markdown writes a title attribute's quotes escaped; a reader sees the
+    # anchor text alone.
+    markdown = '[Day 1 (in pictures)](http://example.com/day-1 "Link to \\"Day 1\\"")'
+    assert bench.markdown_words(markdown) == "Day 1 (in pictures)"

@@ -479,8 +479,9 @@ def unchrome_system(favor: str = "balanced", model: Any = None) -> System:
 # not running text), a link its anchor text, a code fence's language tag no word of the
 # page, a backslash escape the character it escapes.
 # A link's destination: <...> (spaces allowed) or a run without spaces whose
-# parentheses balance one level deep, then an optional "title".
-_MD_DEST = r"\((?:<[^>\n]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+\"[^\"]*\")?\)"
+# parentheses balance one level deep, then an optional "title" (quotes inside it
+# escaped: the converter writes a title attribute's quotes as \").
+_MD_DEST = r"\((?:<[^>\n]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+\"(?:[^\"\\]|\\.)*\")?\)"
 # Link text may hold one level of brackets ("[[1]](#cite_note-1)") and line breaks (a
 # card: a link around a heading and a teaser).
 _MD_LABEL = r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]"
