@@ -94,6 +94,20 @@ def test_markdown_emphasis_and_links_are_absolute():
     assert "[the API reference](https://docs.example/api/)" in md
 
 
+def test_markdown_link_whose_href_ran_on_into_markup_prints_no_markup():
+    # Broken markup left '">Razor <img ...>' inside an href: a browser percent-encodes
+    # what cannot stand in a URL, and the Markdown shows the anchor text, not the tag.
+    href = 'http://shop.example/p?id=1">Razor <img src="http://shop.example/t.gif"/>'
+    md = extract(f"<p>{LONG} Buy <a href='{href}'>this razor</a> today.</p>").markdown
+    assert "[this razor](http://shop.example/p?id=1%22%3ERazor%20%3Cimg%20src=" in md
+    assert "<img" not in md
+
+
+def test_markdown_link_to_a_file_name_with_spaces_is_one_destination():
+    md = extract(f'<p>{LONG} Read <a href="../files/a b.pdf">the report</a>.</p>').markdown
+    assert "[the report](https://docs.example/files/a%20b.pdf)" in md
+
+
 def test_markdown_images_with_alt_and_absolute_src():
     md = extract(f'<p>{LONG}</p><img src="img/diagram.png" alt="Architecture diagram">').markdown
     assert "![Architecture diagram](https://docs.example/guide/img/diagram.png)" in md

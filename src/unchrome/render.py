@@ -36,6 +36,11 @@ _CODE_LANG = re.compile(
     r"(?:^|\s)(?:language-|lang-|highlight-(?:source-)?|brush:\s*)([\w+#.-]+)", re.I
 )
 _UNSAFE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data(?!:image/)):", re.I)
+# What a browser's URL parser percent-encodes in a URL's path and query: whitespace,
+# quotes, angle brackets and the backtick. A page's broken markup can leave them in
+# an href (an affiliate link whose href ran on into '">Razor <img src=...'); kept
+# raw, the Markdown printed the markup as the link's destination.
+_URL_ESCAPES = str.maketrans({c: f"%{ord(c):02X}" for c in ' "<>`\t\n\r'})
 _VIDEO_EMBED = re.compile(r"/(?:embed|player|video)s?/|[?&]v=|\.(?:mp4|webm|m3u8)(?:$|\?)", re.I)
 
 
@@ -537,6 +542,7 @@ class _Writer:
                 value = resolve(self.base_url, value)
                 if value is None:
                     continue
+                value = value.translate(_URL_ESCAPES)
             kept[name] = value
         if tag == "img" and not kept.get("src"):
             return None
