@@ -301,7 +301,7 @@ def test_a_less_than_sign_in_a_pictures_url_stays_a_less_than_sign():
         "</article></body></html>"
     )
     markdown = unchrome.extract(html, url=URL).markdown
-    assert "(<data:image/svg+xml;utf8,%3Csvg xmlns=" in markdown, markdown
+    assert "(data:image/svg+xml;utf8,%3Csvg%20xmlns=" in markdown, markdown
     assert "\\<svg>" in markdown
 
 
