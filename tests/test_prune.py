@@ -262,3 +262,23 @@ def test_what_the_site_leaves_off_the_printed_page_is_not_the_story() -> None:
     assert "Paragraph 7 of the story" in text
     assert "Advertisement" not in text
     assert "old mill" not in text
+
+
+def test_a_plugin_objects_fallback_is_read_as_a_browser_shows_it() -> None:
+    # No browser runs Flash any more: it shows the <object>'s children, here the
+    # description of the video the page is about.
+    story = "".join(
+        f"<p>Paragraph {i} of the segment's write-up says who joined the panel on Sunday "
+        "and what they argued about campaign money.</p>"
+        for i in range(3)
+    )
+    html = (
+        "<html><body><article><h1>The panel</h1><object type='application/x-shockwave-flash' "
+        "data='player.swf'><param name='movie' value='player.swf'><p class='caption'>The "
+        "video: four guests tell the host how much money the last election cost and who "
+        "paid for it.</p></object>"
+        f"{story}</article></body></html>"
+    )
+    text, _ = _pruned_text(html)
+    assert "four guests tell the host" in text
+    assert "Paragraph 2 of the segment" in text
