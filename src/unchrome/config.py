@@ -48,7 +48,8 @@ class Config:
     encoding (str or None): the input's encoding, used before any detection.
     include_selector (str or None): CSS; the content is what it matches.
     exclude_selector (str or None): CSS; what it matches is dropped first.
-    include_comments (bool, False): keep comment sections.
+    include_comments (bool, False): keep comment sections, and what follows the
+        post body a page names (select.within_story_body), where comments sit.
     include_tables, include_images, include_links (bool, True): keep them in the
         renderings (images and links: in the Markdown and the media lists).
     favor ("precision", "balanced" or "recall"): leave out the blocks the block model
