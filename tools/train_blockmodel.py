@@ -503,6 +503,7 @@ def model_texts(
     for i, (record, x) in enumerate(zip(records, xs, strict=True)):
         page_probs = probs[offsets[i] : offsets[i + 1]]
         if len(x):
+            shells = _shells(record)
             region = (x[:, in_root] > 0) & (x[:, noise] == 0)
             chars = np.array([len(t) for t in record["texts"]])
             story = x[0, orphan] == 0 and x[0, winner_p] >= blockmodel.STORY_P_SHARE
@@ -515,12 +516,12 @@ def model_texts(
                 article or not PAGE_PROFILE, structured, other, add_above
             )
             drop_below = blockmodel.drop_thresholds(
-                _shells(record), page_structured, page_other, page_probs, chars
+                shells, page_structured, page_other, page_probs, chars
             )
             keep = blockmodel.decide(page_probs, region, chars, drop_below, page_add, story)
             after_story = np.zeros(len(keep), dtype=bool)
             if STORY_END and article:
-                ended = blockmodel.story_end(_shells(record), keep, page_probs)
+                ended = blockmodel.story_end(shells, keep, page_probs)
                 after_story, keep = keep & ~ended, ended
             if shift:
                 keep = blockmodel.decide(
@@ -531,7 +532,7 @@ def model_texts(
                 keep = select.beside_sidebars(keep, np.array(record["aside"], dtype=bool))
             if record.get("body"):
                 body = np.array(record["body"], dtype=bool)
-                keep = select.within_story_body(_shells(record), body, keep)
+                keep = select.within_story_body(shells, body, keep)
         else:
             keep = page_probs >= add_above
         texts.append(assemble(record, keep))

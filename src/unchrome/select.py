@@ -200,11 +200,19 @@ def within_story_body(blocks: Sequence[Block], body: np.ndarray, keep: np.ndarra
 
 def _in_post_body(seg: Segmentation, agg: Aggregate) -> np.ndarray:
     """Per block: inside an element named the body of a post (segment.NAMED_BODY)."""
-    said = seg.named
-    if NAMED_BODY not in said:  # most pages: one scan in C
+    named = _elements_named(seg, NAMED_BODY)
+    if named is None:
         return np.zeros(len(seg.blocks), dtype=bool)
-    named = (np.asarray(said, dtype=np.int8) == NAMED_BODY).view(np.uint8)
-    return blocks_inside(agg.block_of, agg.element_of, named, len(seg.blocks))
+    return blocks_inside(agg.block_of, agg.element_of, named.view(np.uint8), len(seg.blocks))
+
+
+def _elements_named(seg: Segmentation, verdict: int) -> np.ndarray | None:
+    """Per element: whether its class/id words say ``verdict`` (a segment.NAMED_*);
+    None when no element's do, which most pages show in one scan in C."""
+    said = seg.named
+    if verdict not in said:
+        return None
+    return np.asarray(said, dtype=np.int8) == verdict
 
 
 # An element named a sidebar that holds this share of the density winner's text and
@@ -233,10 +241,9 @@ def sidebar_elements(seg: Segmentation, agg: Aggregate, winner: int) -> np.ndarr
     comments" sidebar -0.06), WCXB dev 0.899 -> 0.900 (5 pages up, one product page
     -0.07), the news set, the Chinese pages and Readability.js's pages unchanged.
     """
-    said = seg.named
-    if NAMED_SIDEBAR not in said:  # most pages: one scan in C
-        return np.zeros(len(said), dtype=bool)
-    named = np.asarray(said, dtype=np.int8) == NAMED_SIDEBAR
+    named = _elements_named(seg, NAMED_SIDEBAR)
+    if named is None:
+        return np.zeros(len(seg.named), dtype=bool)
     if winner >= 0:
         wraps = (agg.chars >= SIDEBAR_WRAPPER_TEXT_SHARE * agg.chars[winner]) & (
             agg.p_chars > SIDEBAR_WRAPPER_P_SHARE * agg.p_chars[winner]
