@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from unchrome import bench
+from benchmarks import bench
 
 
 def text_and_markdown(

@@ -3,29 +3,17 @@
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 import re
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from benchmarks import bench
+
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data" / "wcxb"
-
-try:
-    from unchrome import bench
-except Exception:  # the package __init__ may import modules that are still being written
-    # The metric does not depend on the rest of the package, so load the file on its own.
-    _spec = importlib.util.spec_from_file_location(
-        "unchrome_bench_standalone", REPO / "src" / "unchrome" / "bench.py"
-    )
-    assert _spec is not None and _spec.loader is not None
-    bench = importlib.util.module_from_spec(_spec)
-    sys.modules[_spec.name] = bench  # dataclasses look their module up here
-    _spec.loader.exec_module(bench)
 
 
 def _unchrome_extract_importable() -> bool:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 import unchrome
-from unchrome import Config, bench
+from benchmarks import bench
+from unchrome import Config
 from unchrome.extractor import Trace
 
 NEWS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "news"

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import unchrome
-from unchrome import Config, bench, bench_structure
+from benchmarks import bench, bench_structure
+from unchrome import Config
 from unchrome.segment import Block
 from unchrome.select import drop_repeats
 

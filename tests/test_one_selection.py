@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import unchrome
-from unchrome import Config, bench
+from benchmarks import bench
+from unchrome import Config
 
 URL = "https://news.example/section/story"
 FIXTURES = Path(__file__).parent / "fixtures" / "pipeline"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-# Floors: F1 measured with `python -m unchrome.bench` on the dev split, minus 0.01
+# Floors: F1 measured with `python -m benchmarks.bench` on the dev split, minus 0.01
 # (measured: all 0.898, article 0.969, documentation 0.941, service 0.870, forum
 # 0.833, listing 0.779, collection 0.757, product 0.724). The block model was trained
 # on these pages and the news set's: out of fold (tools/train_blockmodel.py cv, domains
@@ -35,7 +35,7 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wcxb"
 if not (DATA / "dev").is_dir():
     pytest.skip("WCXB data not found next to the repository", allow_module_level=True)
 
-from unchrome import bench  # noqa: E402
+from benchmarks import bench  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -19,10 +19,10 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "classic
 if not (DATA / "index.json").is_file():
     pytest.skip("classic data not found next to the repository", allow_module_level=True)
 
+from benchmarks import bench  # noqa: E402
 from floors import floor_misses, text_and_markdown  # noqa: E402
-from unchrome import bench  # noqa: E402
 
-# Floors: F1 measured with `python -m unchrome.bench --suite classic`, the lower of
+# Floors: F1 measured with `python -m benchmarks.bench --suite classic`, the lower of
 # text and Markdown, minus 0.01 (text / Markdown measured: Chinese articles 0.939 /
 # 0.938, Chinese forum threads 0.878 / 0.877, CleanEval 0.918 / 0.918, CleanPortalEval
 # 0.982 / 0.990, Dragnet 0.929 / 0.932, Chinese pages 0.933 / 0.932, all 0.927 /

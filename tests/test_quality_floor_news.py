@@ -16,10 +16,10 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "news"
 if not (DATA / "index.json").is_file():
     pytest.skip("news data not found next to the repository", allow_module_level=True)
 
+from benchmarks import bench  # noqa: E402
 from floors import floor_misses, text_and_markdown  # noqa: E402
-from unchrome import bench  # noqa: E402
 
-# Floors: F1 measured with `python -m unchrome.bench --suite news`, the lower of text
+# Floors: F1 measured with `python -m benchmarks.bench --suite news`, the lower of text
 # and Markdown, minus 0.01 (text / Markdown measured: all 0.900 / 0.894, magic-html
 # article 0.898 / 0.891, magic-html forum 0.800 / 0.808, news-spiders article 0.946 /
 # 0.934, Chinese pages 0.887 / 0.885). The block model learnt from these pages too:

@@ -18,10 +18,10 @@ if not (DATA / "test-pages").is_dir():
         "Readability.js's test pages not found next to the repository", allow_module_level=True
     )
 
+from benchmarks import bench  # noqa: E402
 from floors import text_and_markdown  # noqa: E402
-from unchrome import bench  # noqa: E402
 
-# Measured with `python -m unchrome.bench --suite readability`, the lower of text and
+# Measured with `python -m benchmarks.bench --suite readability`, the lower of text and
 # Markdown, minus 0.01 (text 0.909, Markdown 0.906; trafilatura 2.3.1 0.928,
 # readability-lxml 0.968: both are ports or kin of Readability's own rules).
 AGREEMENT_FLOOR = 0.896

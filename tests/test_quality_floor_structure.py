@@ -1,5 +1,5 @@
 """Structure floor: the Markdown's headings, table rows, code blocks and list items
-against WCXB dev's hand-made Markdown (``python -m unchrome.bench --structure``) must not
+against WCXB dev's hand-made Markdown (``python -m benchmarks.bench --structure``) must not
 fall below the floors, and must stay ahead of trafilatura's where they were measured
 ahead.
 
@@ -20,9 +20,9 @@ if not (DATA / "dev").is_dir():
 pytest.importorskip("markdown_it", reason="the structure benchmark needs markdown-it-py")
 
 import unchrome  # noqa: E402
-from unchrome import bench, bench_structure  # noqa: E402
+from benchmarks import bench, bench_structure  # noqa: E402
 
-# Measured with `python -m unchrome.bench --structure` (see the README's structure
+# Measured with `python -m benchmarks.bench --structure` (see the README's structure
 # table), minus 0.01; trafilatura 2.3.1's figures in the same run in the comments.
 FLOORS: dict[str, float] = {
     "headings": 0.769,  # measured 0.779 (trafilatura 0.588)

@@ -37,6 +37,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from unchrome import Config, Extractor, UnchromeError
 from unchrome import extractor as extractor_module
@@ -196,7 +197,8 @@ def shapes_table(shapes: list[Shape], sizes: list[int], timeout: float | None) -
 
 
 def suites_table(top: int) -> None:
-    from unchrome.bench import SUITES, load_suite, resolve_data_dir
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: benchmarks/
+    from benchmarks.bench import SUITES, load_suite, resolve_data_dir
 
     extractor = Extractor()
     timeout = extractor.config.timeout

@@ -8,7 +8,7 @@ a change (a speed-up, a refactor) leaves every output as it was.
 One line per page and field: suite, page id, field, md5 of the value (the error code
 for a page that fails). Every field of ``Result.to_dict()`` is digested (text,
 Markdown, HTML, the media lists and every metadata field) except ``processing_time``.
-The suites are read from ``../shared/data`` in place (see ``unchrome.bench``).
+The suites are read from ``../shared/data`` in place (see ``benchmarks.bench``).
 """
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: benchmarks/
+
+from benchmarks.bench import SUITES, load_suite, resolve_data_dir
 from unchrome import UnchromeError, extract
-from unchrome.bench import SUITES, load_suite, resolve_data_dir
 
 SKIPPED_FIELDS = frozenset({"processing_time"})
 

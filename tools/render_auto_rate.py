@@ -11,9 +11,13 @@ nothing is fetched. Prints one row per suite and the pages where auto would rend
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from unchrome.bench import load_suite, resolve_data_dir
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: benchmarks/
+
+from benchmarks.bench import load_suite, resolve_data_dir
 from unchrome.browser import client_rendering_sign, is_thin
 from unchrome.errors import UnchromeError
 from unchrome.extractor import Extractor

@@ -23,7 +23,7 @@ seen. Leave one source out: each data set scored by a model trained on the other
 without any host of the one held out, so its sites and its annotators' convention are
 both unseen; that is the figure that predicts pages nobody here has seen, and the
 models it trains are kept (bench-out/blockmodel/without-<source>.npz) for the
-benchmark to run the real pipeline with (``python -m unchrome.bench --suite all --loco
+benchmark to run the real pipeline with (``python -m benchmarks.bench --suite all --loco
 bench-out/blockmodel``).
 
 ``prepare`` runs the real pipeline (unchrome's own decode, parse, prune, segment and
@@ -63,8 +63,10 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))  # benchmarks/
 
-from unchrome import bench, blockmodel, extractor, render, segment, select  # noqa: E402
+from benchmarks import bench  # noqa: E402
+from unchrome import blockmodel, extractor, render, segment, select  # noqa: E402
 from unchrome.blockmodel import ANCESTOR_TAGS, NAME_STEMS  # noqa: E402
 from unchrome.errors import UnchromeError  # noqa: E402
 

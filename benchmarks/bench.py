@@ -4,18 +4,18 @@ annotators, seven languages), the classic hand-labelled corpora
 (``../shared/data/classic``: Dragnet, CleanEval, CleanPortalEval, a Chinese set) and
 Readability.js's test pages (``../shared/data/readability``: agreement with its output).
 
-Run as ``python -m unchrome.bench``::
+Run from the repository root as ``python -m benchmarks.bench``::
 
-    python -m unchrome.bench                        # full dev split, unchrome only
-    python -m unchrome.bench --vs trafilatura       # same pages, same process, side by side
-    python -m unchrome.bench --vs trafilatura resiliparse    # both, interleaved page by page
-    python -m unchrome.bench --suite news --vs trafilatura   # the news set, per group
-    python -m unchrome.bench --suite both --vs trafilatura   # WCXB, then news
-    python -m unchrome.bench --suite classic --vs trafilatura readability  # per source
-    python -m unchrome.bench --suite all --vs trafilatura readability      # every suite
-    python -m unchrome.bench --suite both --vs trafilatura --favor precision  # both sides
-    python -m unchrome.bench --limit 100 --types article,forum --worst 10
-    python -m unchrome.bench --vs trafilatura --json dev-pages.json --markdown
+    python -m benchmarks.bench                        # full dev split, unchrome only
+    python -m benchmarks.bench --vs trafilatura       # same pages, same process, side by side
+    python -m benchmarks.bench --vs trafilatura resiliparse    # both, interleaved page by page
+    python -m benchmarks.bench --suite news --vs trafilatura   # the news set, per group
+    python -m benchmarks.bench --suite both --vs trafilatura   # WCXB, then news
+    python -m benchmarks.bench --suite classic --vs trafilatura readability  # per source
+    python -m benchmarks.bench --suite all --vs trafilatura readability      # every suite
+    python -m benchmarks.bench --suite both --vs trafilatura --favor precision  # both sides
+    python -m benchmarks.bench --limit 100 --types article,forum --worst 10
+    python -m benchmarks.bench --vs trafilatura --json dev-pages.json --markdown
 
 Metric (the benchmark's own): tokens are ``\\w+`` runs of the lower-cased text; precision,
 recall and F1 come from the multiset overlap of predicted and true tokens and are averaged
@@ -166,11 +166,9 @@ class Page:
 def default_data_dirs() -> list[Path]:
     """Candidate data directories, in order of preference.
 
-    The working directory comes first: in a non-editable install this file lives in
-    site-packages, where the file-relative guess points nowhere useful, while running from
-    the repository root makes ``../shared/data/wcxb`` right. The file-relative path
-    (``<repo>/src/unchrome/bench.py`` → ``<repo>/../shared/data/wcxb``) covers running
-    from anywhere else in an editable checkout.
+    The working directory comes first: running from the repository root makes
+    ``../shared/data/wcxb`` right. The file-relative path (``<repo>/benchmarks/bench.py``
+    → ``<repo>/../shared/data/wcxb``) covers a test or tool run from anywhere else.
     """
     return _data_dirs(DATA_SUBPATH)
 
@@ -178,8 +176,8 @@ def default_data_dirs() -> list[Path]:
 def _data_dirs(subpath: Path) -> list[Path]:
     candidates = [Path.cwd().parent / subpath]
     parents = Path(__file__).resolve().parents
-    if len(parents) > 3:
-        candidates.append(parents[3] / subpath)
+    if len(parents) > 2:
+        candidates.append(parents[2] / subpath)
     return candidates
 
 
@@ -504,7 +502,7 @@ _MD_TAG_OR_CODE = re.compile(r"(`+)(?:(?!\1).)*?\1|(?<!\\)</?[A-Za-z][\w-]*(?:\s
 def _drop_tags(markdown: str) -> str:
     """``markdown`` less its HTML tags (a ``<br>`` in a table cell, a table written as
     HTML), except inside code blocks and code spans."""
-    from .render import fence_lines
+    from unchrome.render import fence_lines
 
     out: list[str] = []
     for line, fenced in fence_lines(markdown):
@@ -1201,9 +1199,9 @@ def _positive_int(value: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``python -m unchrome.bench`` command line."""
+    """The ``python -m benchmarks.bench`` command line."""
     parser = argparse.ArgumentParser(
-        prog="python -m unchrome.bench",
+        prog="python -m benchmarks.bench",
         description="Word-level F1 and timings of unchrome (and optionally trafilatura, "
         "resiliparse and readability-lxml) on WCXB, news, classic and Readability.js's pages.",
     )
@@ -1347,7 +1345,7 @@ def run_structure(args: argparse.Namespace) -> int:
     """``--structure``: the structure metrics (bench_structure) of unchrome's Markdown
     and trafilatura's (``output_format="markdown"``, tables and formatting on) against
     WCXB's ``main_content_markdown``, overall and per page type."""
-    from . import bench_structure
+    from benchmarks import bench_structure
 
     if args.suite != "wcxb":
         print("bench: --structure runs on WCXB (its truth has a Markdown)", file=sys.stderr)

@@ -28,7 +28,7 @@ that reading trafilatura's figures are the issue's (headings 0.587 / 0.586, list
 0.534 / 0.523); with the punctuation kept they read 0.572 and 0.461. Table cells and code
 are compared with their punctuation.
 
-Run as ``python -m unchrome.bench --structure`` (beside trafilatura's Markdown, same
+Run as ``python -m benchmarks.bench --structure`` (beside trafilatura's Markdown, same
 pages, same process). Its last column, "page ceiling" (page_ceiling), is the most any
 extractor can score against this truth while keeping the page's own structure: the
 share of the truth's headings, rows, code and items that the page holds as such. The
