@@ -30,6 +30,8 @@ Exit codes (the first failed input, in input order, decides):
     9     UPSTREAM_ERROR
     10    UPSTREAM_TIMEOUT, TIMEOUT
     11    RENDER_UNAVAILABLE (--render always without a browser)
+    12    EXTRA_MISSING (``serve`` or ``warc`` without its extra, a .zst or .br page
+          without the [warc] extra)
     ====  ============================================
 """
 
@@ -46,7 +48,14 @@ from pathlib import Path
 from typing import TextIO
 
 from .config import FAVORS, RENDER_MODES, Config
-from .errors import FileAccessError, InvalidInput, InvalidURL, UnchromeError
+from .errors import (
+    ExtraMissing,
+    FileAccessError,
+    InvalidInput,
+    InvalidURL,
+    UnchromeError,
+    import_extra,
+)
 from .fetch import DEFAULT_FETCH_CONFIG, FetchConfig, read
 from .inputs import is_url, read_page, read_page_file, url_list
 from .result import Result
@@ -65,6 +74,7 @@ EXIT_CODES: dict[str, int] = {
     "UPSTREAM_TIMEOUT": 10,
     "TIMEOUT": 10,
     "RENDER_UNAVAILABLE": 11,
+    "EXTRA_MISSING": 12,
 }
 EXIT_OK, EXIT_OTHER, EXIT_USAGE = 0, 1, 2
 FORMATS = ("markdown", "text", "json", "html")
@@ -340,8 +350,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
+# What ``unchrome serve`` needs beyond the library: the [serve] extra.
+SERVE_MODULES = ("fastapi", "uvicorn", "swagger_ui_bundle")
+
+
 def _serve(argv: list[str]) -> int:
     opts = _serve_parser().parse_args(argv)
+    try:
+        for module in SERVE_MODULES:
+            import_extra(module, "serve", "the HTTP service")
+    except ExtraMissing as exc:
+        print(f"unchrome serve: {exc.code}: {exc}", file=sys.stderr)
+        return exit_code(exc)
     from .serve import ServiceSettings, run
 
     try:

@@ -9,7 +9,8 @@
 Every HTML record gives exactly one row, ``status`` ``ok`` or the error code; the other
 records (requests, revisits, metadata, non-HTML responses) are counted in the summary.
 The exit code is 0 when the run completed, whatever the pages' statuses (they are data);
-2 for bad arguments, 3 when an input cannot be read or the output cannot be written.
+2 for bad arguments, 3 when an input cannot be read or the output cannot be written, 12
+when the [warc] extra (FastWARC, tqdm) is not installed.
 """
 
 from __future__ import annotations
@@ -24,14 +25,17 @@ from pathlib import Path
 from typing import Any
 
 from .batch import CONTENT_FORMATS, DEADLINE_GRACE, OK, ExtractionPool, Row, UnchromeWorker
-from .cli import add_favor_option
+from .cli import EXIT_CODES, add_favor_option
 from .config import Config
-from .errors import FileAccessError, InvalidInput, UnchromeError
+from .errors import ExtraMissing, FileAccessError, InvalidInput, UnchromeError, import_extra
 from .sink import SINK_FORMATS, open_sink, sink_format
 from .urls import is_web_url
 from .warc import Page, WarcReader, is_url, is_warc_path, read_html_files
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT = 0, 2, 3
+# What ``unchrome warc`` needs beyond the library: the [warc] extra (WARC reading, the
+# progress bar).
+WARC_MODULES = ("fastwarc", "tqdm")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -117,6 +121,12 @@ def main(argv: Sequence[str]) -> int:
         p.error("--max-memory must be 0 (none) or a positive number of MB")
     if opts.address and opts.engine != "ray":
         p.error("--address needs --engine ray")
+    try:
+        for module in WARC_MODULES:
+            import_extra(module, "warc", "the batch run")
+    except ExtraMissing as exc:
+        print(f"unchrome warc: {exc.code}: {exc}", file=sys.stderr)
+        return EXIT_CODES[exc.code]
     try:
         config = Config(timeout=opts.timeout, favor=opts.favor)
         out_format = sink_format(opts.out, opts.output_format)

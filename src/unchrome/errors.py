@@ -7,6 +7,9 @@ A bot wall is not retryable (the site said no); an upstream timeout is.
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+
 
 class UnchromeError(Exception):
     """Base class of every error unchrome raises on purpose."""
@@ -109,6 +112,26 @@ class RenderUnavailable(UnchromeError):
     http_status = 501
 
 
+class ExtraMissing(UnchromeError):
+    """A feature whose optional dependencies are not installed: ``pip install unchrome``
+    gives the library and the command line on files and URLs; the service, WARC reading
+    and the batch runs come with their extras, which the message names."""
+
+    code = "EXTRA_MISSING"
+    http_status = 501
+
+
+def import_extra(module: str, extra: str, feature: str) -> ModuleType:
+    """``module``, imported; ExtraMissing naming the extra that installs it when it is
+    not installed (``feature``: what needed it, as the user asked for it)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ExtraMissing(
+            f"{feature} needs the [{extra}] extra: pip install 'unchrome[{extra}]'"
+        ) from exc
+
+
 class FileAccessError(UnchromeError):
     """The file is outside its root, missing, or not readable."""
 
@@ -128,6 +151,7 @@ ALL_ERRORS: tuple[type[UnchromeError], ...] = (
     UpstreamError,
     UpstreamTimeout,
     RenderUnavailable,
+    ExtraMissing,
     FileAccessError,
 )
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import InvalidInput
+from .errors import InvalidInput, import_extra
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -42,14 +42,13 @@ def compression(head: bytes, name: str = "") -> str | None:
     return None
 
 
-def _readers() -> dict[str, Callable[[BinaryIO], BinaryIO]]:
-    from fastwarc.stream_io import BrotliReader, ZstdReader
-
-    return {
-        "gzip": lambda raw: gzip.GzipFile(fileobj=raw),
-        "zstd": ZstdReader,  # type: ignore[dict-item]
-        "brotli": BrotliReader,  # type: ignore[dict-item]
-    }
+def _reader(kind: str) -> Callable[[BinaryIO], BinaryIO]:
+    """The decompressing reader of ``kind`` (see compression)."""
+    if kind == "gzip":
+        return lambda raw: gzip.GzipFile(fileobj=raw)
+    # Zstandard and Brotli come from FastWARC's stream readers, part of the [warc] extra.
+    stream_io = import_extra("fastwarc.stream_io", "warc", f"reading a {kind}-compressed page")
+    return stream_io.ZstdReader if kind == "zstd" else stream_io.BrotliReader
 
 
 def read_page(stream: BinaryIO, name: str, max_bytes: int) -> bytes:
@@ -62,7 +61,7 @@ def read_page(stream: BinaryIO, name: str, max_bytes: int) -> bytes:
     if kind is None:
         return stream.read(max_bytes + 1)
     try:
-        return _read_at_most(_readers()[kind](stream), max_bytes + 1)
+        return _read_at_most(_reader(kind)(stream), max_bytes + 1)
     except (OSError, EOFError, zlib.error) as exc:
         raise InvalidInput(f"cannot decompress {name} ({kind}): {exc}") from None
 

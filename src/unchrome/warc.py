@@ -22,10 +22,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import BinaryIO
 from urllib.parse import quote, urljoin
 
-from .errors import FileAccessError, InvalidInput, UnchromeError
+from .errors import FileAccessError, InvalidInput, UnchromeError, import_extra
 from .inputs import COMPRESSED_SUFFIXES, read_page_file
 
 #: HTTP media types treated as HTML.
@@ -78,6 +79,11 @@ def is_html_type(content_type: str | None) -> bool:
     return content_type.split(";", 1)[0].strip().lower() in HTML_TYPES
 
 
+def _fastwarc() -> ModuleType:
+    """FastWARC's reader, from the [warc] extra."""
+    return import_extra("fastwarc.warc", "warc", "reading WARC files")
+
+
 class WarcReader:
     """The HTML pages of one or more WARC files (``.warc``, ``.warc.gz``), in file order.
 
@@ -101,7 +107,7 @@ class WarcReader:
             yield from self._read_stream(handle, str(path))
 
     def _read_stream(self, handle: BinaryIO, source: str) -> Iterator[Page]:
-        from fastwarc.warc import ArchiveIterator
+        ArchiveIterator = _fastwarc().ArchiveIterator
 
         head = handle.read(3)
         magic = _GZIP_MAGIC if head == _GZIP_MAGIC else _WARC_MAGIC
@@ -152,7 +158,7 @@ class WarcReader:
             position += _SCAN_CHUNK
 
     def _page(self, record: object, source: str) -> Page | None:
-        from fastwarc.warc import WarcRecordType
+        WarcRecordType = _fastwarc().WarcRecordType
 
         rtype = record.record_type  # type: ignore[attr-defined]
         if rtype not in (WarcRecordType.response, WarcRecordType.resource):
