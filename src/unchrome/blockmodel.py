@@ -36,6 +36,7 @@ from .score import Aggregate
 from .segment import (
     FLAG_IN_LINK,
     FLAG_ROW,
+    HEADINGS,
     PROSE_CHARS,
     Block,
     Segmentation,
@@ -112,7 +113,6 @@ KINDS = ("p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "table", "pre", "blockqu
          "dt", "dd", "figcaption", "caption", "td", "th", "div", "section", "article",
          "span", "a", "label", "summary", "address")  # fmt: skip
 _KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 _WORD = re.compile(r"\w+")
 
@@ -205,7 +205,7 @@ def _layout(vocab: Vocabulary, columns: bytes | None) -> Layout:
         None if columns is None else np.frombuffer(columns, dtype=np.int64),
         widths,
         _KIND_INDEX,
-        _HEADINGS,
+        HEADINGS,
         vocab.text_index,
         FLAG_IN_LINK,
         FLAG_ROW,
@@ -277,7 +277,7 @@ def text_word_columns(
         for i in rows:
             wanted[i] = 1
     said_rows, said_words, stretches = _blocktext.word_hits(
-        [b.text for b in blocks], bytes(b.kind in _HEADINGS for b in blocks), index, wanted
+        [b.text for b in blocks], bytes(b.kind in HEADINGS for b in blocks), index, wanted
     )
     says[said_rows, said_words] = 1.0
     for start, end, hits in stretches:

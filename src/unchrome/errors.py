@@ -172,3 +172,43 @@ class MemoryLimitExceeded(UnchromeError):
 
     code = "MEMORY_LIMIT"
     http_status = 500
+
+
+# The HTTP service (unchrome.serve): what a request, not a page, did wrong.
+
+
+class PayloadTooLarge(UnchromeError):
+    """The request body is larger than the service accepts."""
+
+    code = "PAYLOAD_TOO_LARGE"
+    http_status = 413
+
+
+class Unauthorized(UnchromeError):
+    """A valid bearer token is required."""
+
+    code = "UNAUTHORIZED"
+    http_status = 401
+
+
+class ClientDisconnected(UnchromeError):
+    """The client went away before its request body arrived (or sent a malformed one):
+    its own doing, answered by nobody, and logged as one access line."""
+
+    code = "CLIENT_DISCONNECTED"
+    http_status = 400
+
+
+class BodyTimeout(UnchromeError):
+    """The request body did not arrive within the service's deadline."""
+
+    code = "REQUEST_TIMEOUT"
+    http_status = 408
+
+
+class Overloaded(UnchromeError):
+    """Too many requests are being processed; retry shortly."""
+
+    code = "OVERLOADED"
+    http_status = 503
+    retryable = True

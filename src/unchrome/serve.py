@@ -47,7 +47,17 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import schema
 from .config import Config
-from .errors import InvalidInput, InvalidURL, UnchromeError, UnsupportedContent
+from .errors import (
+    BodyTimeout,
+    ClientDisconnected,
+    InvalidInput,
+    InvalidURL,
+    Overloaded,
+    PayloadTooLarge,
+    Unauthorized,
+    UnchromeError,
+    UnsupportedContent,
+)
 from .fetch import DEFAULT_FETCH_CONFIG, FetchConfig, aread
 from .formats import HTML_TYPES, XML_TYPES
 from .result import Result
@@ -66,43 +76,6 @@ log = logging.getLogger("unchrome.serve")
 
 # Paths that do work (fetch or extract): behind auth and the concurrency limit.
 _WORK_PREFIXES = ("/v1/", "/r/")
-
-
-class PayloadTooLarge(UnchromeError):
-    """The request body is larger than the service accepts."""
-
-    code = "PAYLOAD_TOO_LARGE"
-    http_status = 413
-
-
-class Unauthorized(UnchromeError):
-    """A valid bearer token is required."""
-
-    code = "UNAUTHORIZED"
-    http_status = 401
-
-
-class ClientDisconnected(UnchromeError):
-    """The client went away before its request body arrived (or sent a malformed one):
-    its own doing, answered by nobody, and logged as one access line."""
-
-    code = "CLIENT_DISCONNECTED"
-    http_status = 400
-
-
-class BodyTimeout(UnchromeError):
-    """The request body did not arrive within the service's deadline."""
-
-    code = "REQUEST_TIMEOUT"
-    http_status = 408
-
-
-class Overloaded(UnchromeError):
-    """Too many requests are being processed; retry shortly."""
-
-    code = "OVERLOADED"
-    http_status = 503
-    retryable = True
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,10 @@ from typing import BinaryIO
 from urllib.parse import quote, urljoin
 
 from .errors import FileAccessError, InvalidInput, UnchromeError, import_extra
+from .formats import HTML_TYPES
 from .inputs import COMPRESSED_SUFFIXES, read_page_file
 
 #: HTTP media types treated as HTML.
-HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-
 # How far a corrupt region is searched for the next record start. Past this the rest
 # of the file is given up (one failed row), so a file of noise cannot make us scan forever
 # in small steps.
