@@ -14,7 +14,8 @@ import pytest
 
 import unchrome
 from net.servers import LocalServer, page
-from unchrome.cli import EXIT_CODES, Progress, main
+from unchrome.cli import Progress, main
+from unchrome.cli_options import EXIT_CODES
 from unchrome.errors import ALL_ERRORS
 
 ARTICLE = (

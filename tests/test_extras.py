@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from unchrome.cli import EXIT_CODES, main
+from unchrome.cli import main
+from unchrome.cli_options import EXIT_CODES
 from unchrome.errors import ExtraMissing, import_extra
 
 # What the library and the command line on files and URLs must not need.

@@ -47,7 +47,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from .config import FAVORS, RENDER_MODES, Config
+from .cli_options import EXIT_CODES, EXIT_OK, EXIT_USAGE, add_favor_option, exit_code
+from .config import RENDER_MODES, Config
 from .errors import (
     ExtraMissing,
     FileAccessError,
@@ -61,32 +62,10 @@ from .inputs import is_url, read_page, read_page_file, url_list
 from .result import Result
 from .urls import is_web_url
 
-EXIT_CODES: dict[str, int] = {
-    "INVALID_INPUT": 3,
-    "INVALID_URL": 3,
-    "FILE_ACCESS": 3,
-    "FORBIDDEN_ADDRESS": 4,
-    "BLOCKED_BY_SITE": 5,
-    "PAGE_NOT_FOUND": 6,
-    "UNSUPPORTED_CONTENT": 7,
-    "EXTRACT_FAILED": 8,
-    "UPSTREAM_ERROR": 9,
-    "UPSTREAM_TIMEOUT": 10,
-    "TIMEOUT": 10,
-    "RENDER_UNAVAILABLE": 11,
-    "EXTRA_MISSING": 12,
-}
-EXIT_OK, EXIT_OTHER, EXIT_USAGE = 0, 1, 2
 FORMATS = ("markdown", "text", "json", "html")
 # The formats --with-metadata opens with a YAML front matter (JSON has the fields).
 FRONT_MATTER_FORMATS = ("markdown", "text")
 _SUFFIX = {"markdown": ".md", "text": ".txt", "json": ".json", "html": ".html"}
-
-
-def exit_code(error: BaseException) -> int:
-    if isinstance(error, UnchromeError):
-        return EXIT_CODES.get(error.code, EXIT_OTHER)
-    return EXIT_OTHER
 
 
 @dataclass(frozen=True)
@@ -223,16 +202,6 @@ class Progress:
 
 
 # ----------------------------------------------------------------------------- main
-
-
-def add_favor_option(p: argparse.ArgumentParser) -> None:
-    """``--favor``, Config.favor on the command line (``unchrome`` and ``unchrome warc``)."""
-    p.add_argument(
-        "--favor",
-        choices=FAVORS,
-        default="balanced",
-        help="leave doubtful blocks out (precision) or keep them (recall); default balanced",
-    )
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .batch import CONTENT_FORMATS, DEADLINE_GRACE, OK, ExtractionPool, Row, UnchromeWorker
-from .cli import EXIT_CODES, add_favor_option
+from .cli_options import EXIT_CODES, add_favor_option
 from .config import Config
 from .errors import ExtraMissing, FileAccessError, InvalidInput, UnchromeError, import_extra
 from .sink import SINK_FORMATS, open_sink, sink_format
