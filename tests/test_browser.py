@@ -34,7 +34,8 @@ from unchrome.errors import (
     RenderUnavailable,
     UpstreamTimeout,
 )
-from unchrome.fetch import FetchConfig, fetch, read
+from unchrome.fetch import FetchConfig, fetch
+from unchrome.remote import read
 from unchrome.serve import ServiceSettings, create_app
 
 FIXTURES = Path(__file__).parent / "fixtures" / "render"

@@ -34,8 +34,9 @@ from unchrome.errors import (
     UpstreamError,
     UpstreamTimeout,
 )
-from unchrome.fetch import FetchConfig, afetch, aread, fetch, read
+from unchrome.fetch import FetchConfig, afetch, fetch
 from unchrome.netguard import address_refusal, parse_ip
+from unchrome.remote import aread, read
 
 ARTICLE = (
     b"<!doctype html><html><head><title>A story</title></head><body><article>"

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from unchrome.browser import Renderer, extract_rendered
 from unchrome.config import Config
-from unchrome.fetch import FetchConfig, fetch, read
+from unchrome.fetch import FetchConfig, fetch
+from unchrome.remote import read
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "render"
 

@@ -27,7 +27,8 @@ from .errors import (
     UpstreamTimeout,
 )
 from .extractor import Extractor, extract, extract_file, extract_text
-from .fetch import FetchConfig, aread, read  # after .extractor: fetch imports it lazily
+from .fetch import FetchConfig
+from .remote import aread, read
 from .result import Media, Result
 
 __version__ = "0.1.0"

@@ -73,7 +73,8 @@ from .errors import (
     UpstreamError,
     UpstreamTimeout,
 )
-from .fetch import FetchConfig, Fetched, PageNetwork, extract_fetched
+from .extractor import extract_fetched
+from .fetch import FetchConfig, Fetched, PageNetwork
 from .result import Result
 
 log = logging.getLogger("unchrome.browser")

@@ -57,8 +57,9 @@ from .errors import (
     UnchromeError,
     import_extra,
 )
-from .fetch import DEFAULT_FETCH_CONFIG, FetchConfig, read
+from .fetch import DEFAULT_FETCH_CONFIG, FetchConfig
 from .inputs import is_url, read_page, read_page_file, url_list
+from .remote import read
 from .result import Result
 from .urls import is_web_url
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import partial
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from . import blockmodel, classify, fallbacks, feed, metadata, prune, render, score, segment, select
@@ -38,6 +38,9 @@ from .result import Rendering, Result
 from .segment import FLAG_COMMENT, FLAG_SELECTED, FLAG_SHORT, Segmentation, Vocabulary
 from .select import Content
 from .urls import resolve
+
+if TYPE_CHECKING:  # the network layer is the remote module's, not the pipeline's
+    from .fetch import Fetched
 
 # Magic numbers of formats that are surely not HTML: answering them with a clear
 # UNSUPPORTED_CONTENT beats "extracting" a PDF's byte soup.
@@ -693,11 +696,24 @@ def extract_file(
     return _extractor(config).extract_file(path, root=root, url=url, content_type=content_type)
 
 
+def extract_fetched(page: Fetched, config: Config | None = None) -> Result:
+    """Extract a fetched page (``fetch.Fetched``), carrying the fetch's facts into the
+    Result: a body cut at the byte cap is ``truncated``, and the final URL stands in for
+    a page that names none."""
+    result = extract(page.body, url=page.url, content_type=page.content_type, config=config)
+    if page.truncated:
+        result.truncated = True
+    if not result.url:
+        result.url = page.url
+    return result
+
+
 __all__ = [
     "DEFAULT_EXTRACTOR",
     "Extractor",
     "UnchromeError",
     "extract",
+    "extract_fetched",
     "extract_file",
     "extract_text",
     "read_confined",

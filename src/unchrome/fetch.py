@@ -1,4 +1,5 @@
-"""Fetch a URL safely and extract it: ``read(url)`` and its async twin ``aread(url)``.
+"""Fetch a URL safely: ``fetch(url)`` and its async twin ``afetch(url)`` (``remote.read``
+fetches and then extracts).
 
 Why httpx: it is maintained, has matching sync and async clients, parses URLs (with IDNA)
 the same way for checking and for sending, and its core (httpcore) takes a custom
@@ -31,7 +32,6 @@ import anyio
 import httpcore
 import httpx
 
-from .config import Config
 from .errors import (
     BlockedBySite,
     ForbiddenAddress,
@@ -54,7 +54,6 @@ from .netguard import (
     parse_ip,
     resolve,
 )
-from .result import Result
 
 MiB = 1024 * 1024
 
@@ -879,48 +878,3 @@ class PageNetwork:
     async def aclose(self) -> None:
         with anyio.CancelScope(shield=True):
             await self._transport.aclose()
-
-
-# ------------------------------------------------------------------------- extraction
-
-
-def extract_fetched(page: Fetched, config: Config | None = None) -> Result:
-    """Run the extractor on a fetched page and carry the fetch facts into the Result."""
-    from .extractor import extract  # late: the package __init__ imports this module
-
-    result = extract(page.body, url=page.url, content_type=page.content_type, config=config)
-    if page.truncated:
-        result.truncated = True
-    if not result.url:
-        result.url = page.url
-    return result
-
-
-def read(
-    url: str, *, config: Config | None = None, fetch_config: FetchConfig | None = None
-) -> Result:
-    """Fetch ``url`` safely and return its main content.
-
-    Raises a named :class:`~unchrome.errors.UnchromeError` on every failure.
-    ``config.render`` ("auto", "always") renders the page in a headless browser first:
-    see :mod:`unchrome.browser`.
-    """
-    page = fetch(url, fetch_config)
-    if config is None or config.render == "never":
-        return extract_fetched(page, config)
-    from .browser import read_rendering  # late: the [render] extra is optional
-
-    return read_rendering(page, config, fetch_config or DEFAULT_FETCH_CONFIG)
-
-
-async def aread(
-    url: str, *, config: Config | None = None, fetch_config: FetchConfig | None = None
-) -> Result:
-    """Async :func:`read`. Extraction runs in a worker thread: a heavy page must not
-    stall the event loop (and every other request of the service)."""
-    page = await afetch(url, fetch_config)
-    if config is None or config.render == "never":
-        return await anyio.to_thread.run_sync(extract_fetched, page, config)
-    from .browser import aread_rendering
-
-    return await aread_rendering(page, config, fetch_config or DEFAULT_FETCH_CONFIG)

@@ -58,8 +58,9 @@ from .errors import (
     UnchromeError,
     UnsupportedContent,
 )
-from .fetch import DEFAULT_FETCH_CONFIG, FetchConfig, aread
+from .fetch import DEFAULT_FETCH_CONFIG, FetchConfig
 from .formats import HTML_TYPES, XML_TYPES
+from .remote import aread
 from .result import Result
 from .urls import is_web_url
 
