@@ -15,7 +15,7 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 import unchrome
-from unchrome import _blocktext, blockmodel, render, score, segment, select
+from unchrome import _blocktext, blockmodel, render, score, segment, segmentation, select
 from unchrome.blockmodel import ObliviousTrees, adapt_drop_thresholds, decide, expected_f1
 from unchrome.config import Config
 from unchrome.extractor import Trace
@@ -31,7 +31,7 @@ def body_of(html: str) -> LexborHTMLParser:
     return LexborHTMLParser(f"<html><body>{html}</body></html>")
 
 
-def segmented(html: str) -> segment.Segmentation:
+def segmented(html: str) -> segmentation.Segmentation:
     tree = body_of(html)
     assert tree.body is not None
     seg = segment.segment(tree.body)
@@ -78,8 +78,8 @@ def test_blocks_come_in_document_order_with_their_kind_and_links():
 def test_short_paragraphs_are_flagged_and_left_out_of_the_view_but_short_items_are_not():
     seg = segmented("<p>tiny</p><ul><li>one</li></ul><p>A paragraph that is long enough.</p>")
     assert [b.text for b in seg.blocks] == ["tiny", "one", "A paragraph that is long enough."]
-    assert [bool(b.flags & segment.FLAG_SHORT) for b in seg.blocks] == [True, False, False]
-    view, index = seg.view(segment.FLAG_SHORT)
+    assert [bool(b.flags & segmentation.FLAG_SHORT) for b in seg.blocks] == [True, False, False]
+    view, index = seg.view(segmentation.FLAG_SHORT)
     assert [b.text for b in view.blocks] == ["one", "A paragraph that is long enough."]
     assert index == [1, 2]
 
@@ -90,7 +90,7 @@ def test_data_table_rows_are_blocks_and_layout_tables_are_walked():
         "<table><tr><td><p>A story laid out in a table cell, as old sites do.</p>"
         "<p>Its second paragraph sits in the same cell of the layout.</p></td></tr></table>"
     )
-    rows = [b for b in seg.blocks if b.flags & segment.FLAG_ROW]
+    rows = [b for b in seg.blocks if b.flags & segmentation.FLAG_ROW]
     assert len(rows) == 2 and "10 cm" in rows[1].text and "2 kg" in rows[1].text
     paragraphs = [b for b in seg.blocks if b.kind == "p"]
     assert len(paragraphs) == 2
@@ -118,9 +118,9 @@ def test_marks_flag_every_block_inside_the_marked_element():
         f"<p>{STORY[0]}</p><div id='c'><p>{STORY[1]}</p><span id='s'>inline note</span></div>"
     )
     assert tree.body is not None
-    marks = {tree.css_first("#c").mem_id: segment.FLAG_COMMENT}
+    marks = {tree.css_first("#c").mem_id: segmentation.FLAG_COMMENT}
     seg = segment.segment(tree.body, marks=marks)
-    flagged = [b.text for b in seg.blocks if b.flags & segment.FLAG_COMMENT]
+    flagged = [b.text for b in seg.blocks if b.flags & segmentation.FLAG_COMMENT]
     assert flagged == [STORY[1], "inline note"]
 
 
@@ -232,8 +232,8 @@ def test_decide_with_a_favor_shift_keeps_a_subset_or_a_superset():
 # --------------------------------------------------------------------- story end
 
 
-def block(text: str, kind: str = "p", linked: bool = False) -> segment.Block:
-    return segment.Block(kind, text, -1, len(text) if linked else 0, 0, 0, 0)
+def block(text: str, kind: str = "p", linked: bool = False) -> segmentation.Block:
+    return segmentation.Block(kind, text, -1, len(text) if linked else 0, 0, 0, 0)
 
 
 TEASERS = [
@@ -460,11 +460,11 @@ HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # (the computation the packaged trees were fit on): every column, one row per block.
 # assemble must give the same float32 bits.
 def reference_features(
-    seg: segment.Segmentation,
+    seg: segmentation.Segmentation,
     agg: score.Aggregate,
     sel: select.Selection,
     ctx: blockmodel.PageContext,
-    vocab: segment.Vocabulary,
+    vocab: segmentation.Vocabulary,
 ) -> np.ndarray:
     blocks = seg.blocks
     n = len(blocks)
@@ -516,8 +516,8 @@ def reference_features(
         np.array([len(b.path) for b in blocks], dtype=np.float64),
         in_root,
         sel.noise.astype(np.float64),
-        (flags & segment.FLAG_IN_LINK) > 0,
-        (flags & segment.FLAG_ROW) > 0,
+        (flags & segmentation.FLAG_IN_LINK) > 0,
+        (flags & segmentation.FLAG_ROW) > 0,
         np.arange(n) / n,
         (np.cumsum(chars) - chars) / (chars.sum() or 1.0),
         np.array([shapes[(b.kind, b.near_mask, len(b.path))] for b in blocks]) / n,
@@ -558,7 +558,7 @@ def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and np.array_equal(a.view(np.uint32), b.view(np.uint32))
 
 
-SMALL_VOCAB = segment.Vocabulary(
+SMALL_VOCAB = segmentation.Vocabulary(
     words=["share", "nav", "post"],
     stems=["comment", "promo"],
     tags=["aside", "footer"],
@@ -584,9 +584,9 @@ def generated_page(
     rng: np.random.Generator,
     n: int,
     elements: int,
-    vocab: segment.Vocabulary,
+    vocab: segmentation.Vocabulary,
     empty_texts: bool = False,
-) -> tuple[segment.Segmentation, score.Aggregate, select.Selection, blockmodel.PageContext]:
+) -> tuple[segmentation.Segmentation, score.Aggregate, select.Selection, blockmodel.PageContext]:
     """Blocks of random kinds, texts, links, flags and paths over a random element tree;
     the selection drawn at random too (the features read it, not how it was made)."""
     parents = [-1] + [int(rng.integers(0, e)) for e in range(1, elements)]
@@ -605,7 +605,7 @@ def generated_page(
                 e = parents[e]
         text = texts[int(rng.integers(0, len(texts)))]
         blocks.append(
-            segment.Block(
+            segmentation.Block(
                 kind=kinds[int(rng.integers(0, len(kinds)))],
                 text=text,
                 owner=path[-1] if path else 0,
@@ -616,7 +616,7 @@ def generated_page(
                 path=tuple(path),
             )
         )
-    seg = segment.Segmentation(blocks, [None] * elements, ["div"] * elements, parents)  # type: ignore[list-item]
+    seg = segmentation.Segmentation(blocks, [None] * elements, ["div"] * elements, parents)  # type: ignore[list-item]
     agg = score.aggregate(seg)
     winner = int(rng.integers(-1, elements)) if elements else -1
     sel = select.Selection(
@@ -788,11 +788,11 @@ def test_pages_past_the_block_cap_keep_the_selection_without_running_the_model(m
 
 def test_vocabulary_splits_ascii_names_as_the_regex_does():
     # Vocabulary.names splits ASCII class/id strings on bytes; every ASCII character
-    # must separate tokens (or not) as segment._NAME_SPLIT does.
+    # must separate tokens (or not) as segmentation._NAME_SPLIT does.
     for code in range(128):
         names = f"Ab{chr(code)}cD e{chr(code)}"
-        expected = [t for t in segment._NAME_SPLIT.split(names.lower()) if t]
-        got = names.encode("ascii").translate(segment._ASCII_NAME_TABLE).split()
+        expected = [t for t in segmentation._NAME_SPLIT.split(names.lower()) if t]
+        got = names.encode("ascii").translate(segmentation._ASCII_NAME_TABLE).split()
         assert [t.decode("ascii") for t in got] == expected, repr(chr(code))
 
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
-from unchrome import _dom, prune, segment
+from unchrome import _dom, prune, segmentation
 
 PAGE = """<html><body class="page"><div id="top" class="">
 <nav class="menu main"><a href="/">Home</a><!-- a comment --></nav>
@@ -415,7 +415,7 @@ def test_metadata_groups_sort_the_elements_as_the_attribute_dicts_do(tags: list)
 
 
 def _collapse_by_split(raw: str) -> str:
-    lines = [" ".join(part.split()) for part in raw.split(segment.BR)]
+    lines = [" ".join(part.split()) for part in raw.split(segmentation.BR)]
     return "\n".join(line for line in lines if line)
 
 
@@ -424,7 +424,7 @@ def _collapse_by_split(raw: str) -> str:
     st.text(
         alphabet=st.sampled_from(
             ["a", "b", "é", "日", "😀", " ", "\t", "\n", "\r", "\x0b", "\x1c", "\x85",
-             "\xa0", "\u2003", "\u3000", "\u200b", segment.BR]
+             "\xa0", "\u2003", "\u3000", "\u200b", segmentation.BR]
         ),
         max_size=60,
     )

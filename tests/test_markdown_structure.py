@@ -18,7 +18,7 @@ import pytest
 import unchrome
 from benchmarks import bench, bench_structure
 from unchrome import Config
-from unchrome.segment import Block
+from unchrome.segmentation import Block
 from unchrome.select import drop_repeats
 
 FIXTURES = Path(__file__).parent / "fixtures" / "structure"

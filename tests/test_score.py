@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from unchrome import score
-from unchrome.segment import FLAG_IN_LINK, FLAG_ROW, Block, Segmentation
+from unchrome.segmentation import FLAG_IN_LINK, FLAG_ROW, Block, Segmentation
 
 
 def ref_sums(blocks: list[Block], elements: int) -> dict[str, np.ndarray]:

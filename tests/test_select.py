@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import unchrome
 from unchrome import _select, select
 from unchrome.extractor import Trace
-from unchrome.segment import FLAG_ROW
+from unchrome.segmentation import FLAG_ROW
 
 TAGS = ["div", "section", "article", "main", "ul", "nav", "aside", "p", "li", "table", "h2"]
 

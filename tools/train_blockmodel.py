@@ -66,7 +66,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))  # benchmarks/
 
 from benchmarks import bench  # noqa: E402
-from unchrome import blockmodel, extractor, render, segment, select  # noqa: E402
+from unchrome import blockmodel, extractor, render, segmentation, select  # noqa: E402
 from unchrome.blockmodel import ANCESTOR_TAGS, NAME_STEMS  # noqa: E402
 from unchrome.errors import UnchromeError  # noqa: E402
 
@@ -305,7 +305,7 @@ def prepare(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     if args.suite == "readability":
         pages, _ = corpus_pages("readability", args.data)
-        vocab = segment.Vocabulary(*load("wcxb")["vocab"])
+        vocab = segmentation.Vocabulary(*load("wcxb")["vocab"])
         records, xs = prepare_pages(pages, [p.file_id for p in pages], vocab, "readability")
         for index, record in enumerate(records):
             says, under = blockmodel.text_word_columns(_shells(record), vocab)
@@ -319,7 +319,7 @@ def prepare(args: argparse.Namespace) -> None:
     named = [s for s in CORPORA if args.vocab_from in (s, "all")]
     vocab_pages = [p for s in named for p in corpora[s][0]]
     vocab_domains = [d for s in named for d in corpora[s][1]]
-    structural = segment.Vocabulary(
+    structural = segmentation.Vocabulary(
         class_words(vocab_pages, vocab_domains), list(NAME_STEMS), list(ANCESTOR_TAGS)
     )
     prepared = {
@@ -327,7 +327,7 @@ def prepare(args: argparse.Namespace) -> None:
         for suite, (pages, domains) in corpora.items()
     }
     vocab_records = [r for s in named for r in prepared[s][0]]
-    vocab = segment.Vocabulary(
+    vocab = segmentation.Vocabulary(
         structural.words, structural.stems, structural.tags, text_words(vocab_records)
     )
     for suite, (records, xs) in prepared.items():
@@ -343,7 +343,7 @@ def prepare(args: argparse.Namespace) -> None:
 def prepare_pages(
     pages: list[bench.Page],
     domains: list[str],
-    structural: segment.Vocabulary,
+    structural: segmentation.Vocabulary,
     corpus: str,
 ) -> tuple[list[dict[str, Any]], list[np.ndarray]]:
     """Run the real pipeline with the model switched off over ``pages`` and label every
@@ -398,7 +398,7 @@ def prepare_pages(
 
 
 def save(
-    suite: str, vocab: segment.Vocabulary, records: list[dict[str, Any]], xs: list[np.ndarray]
+    suite: str, vocab: segmentation.Vocabulary, records: list[dict[str, Any]], xs: list[np.ndarray]
 ) -> None:
     CACHE.mkdir(parents=True, exist_ok=True)
     with (CACHE / f"{suite}.pkl").open("wb") as fh:
@@ -412,10 +412,10 @@ def save(
         )
 
 
-def _shells(record: dict[str, Any]) -> list[segment.Block]:
+def _shells(record: dict[str, Any]) -> list[segmentation.Block]:
     links = record.get("links") or [0] * len(record["texts"])
     return [
-        segment.Block(k, t, -1, a, 0, 0, 0)
+        segmentation.Block(k, t, -1, a, 0, 0, 0)
         for k, t, a in zip(record["kinds"], record["texts"], links, strict=True)
     ]
 
@@ -615,7 +615,7 @@ def cross_validate(args: argparse.Namespace) -> None:
         train_rows = np.flatnonzero((sources != held) & ~np.isin(domains, list(held_domains)))
         model = train(x[train_rows], y[train_rows], w[train_rows], args.seed)
         loco[test_rows] = model.predict_proba(x[test_rows])[:, 1]
-        vocab = segment.Vocabulary(*caches["wcxb"]["vocab"])
+        vocab = segmentation.Vocabulary(*caches["wcxb"]["vocab"])
         export(
             model,
             vocab,
@@ -706,14 +706,14 @@ def fit(args: argparse.Namespace) -> None:
     records = [r for c in caches.values() for r in c["records"]]
     x, y, w, _ = arrays(records, [x for c in caches.values() for x in c["xs"]])
     model = train(x, y, w, args.seed)
-    vocab = segment.Vocabulary(*caches["wcxb"]["vocab"])
+    vocab = segmentation.Vocabulary(*caches["wcxb"]["vocab"])
     export(model, vocab, MODEL_OUT, check=x[:2000], trained_on=fit_on)
     print(f"wrote {MODEL_OUT.relative_to(ROOT)} ({MODEL_OUT.stat().st_size} bytes)")
 
 
 def export(
     model,
-    vocab: segment.Vocabulary,
+    vocab: segmentation.Vocabulary,
     path: Path,  # type: ignore[no-untyped-def]
     check: np.ndarray,
     trained_on: tuple[str, ...] = CORPORA,

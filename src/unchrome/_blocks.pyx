@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""The density score's sums over the blocks, in one compiled pass over segment.Block
+"""The density score's sums over the blocks, in one compiled pass over segmentation.Block
 objects (score.aggregate).
 
 numpy built them from the blocks' fields, read into arrays first (a generator per field

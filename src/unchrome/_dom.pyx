@@ -34,7 +34,7 @@ from libc.string cimport memcmp, memcpy, strlen
 import selectolax
 from selectolax.lexbor import LexborHTMLParser
 
-from unchrome.segment import (
+from unchrome.segmentation import (
     BLOCK_TAGS,
     BR,
     CARD_BLOCKS,
@@ -391,7 +391,7 @@ def segment(
     def open_element(LexborNode opened, tag, parent):
         # Register a block element; return (its id, its own mask).
         mask = tag_bits.get(tag, 0)
-        said = 0  # segment.NAMED_NOTHING
+        said = 0  # segmentation.NAMED_NOTHING
         names = _class_id(opened.node)
         if names is not None:
             verdict = verdicts.get(names)
@@ -407,7 +407,7 @@ def segment(
 
     # The walk starts at the root itself (a caller's selector may match a <table> or a
     # <pre>) and never leaves it. Tag names and what the walk does with them
-    # (segment._action) are kept by lexbor tag id (the node's local_name), filled as
+    # (segmentation._action) are kept by lexbor tag id (the node's local_name), filled as
     # the walk meets them: within one document an id names one tag.
     while node != NULL:
         visits += 1

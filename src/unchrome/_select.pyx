@@ -78,7 +78,7 @@ def noise_elements(
             continue
         tag = tags[element]
         link_block = tag in link_block_tags
-        named = named_as[element] & 1  # segment.NAMED_CHROME: sidebars too, not bodies
+        named = named_as[element] & 1  # segmentation.NAMED_CHROME: sidebars too, not bodies
         if not link_block and not named:
             continue
         if tag in drop_tags:

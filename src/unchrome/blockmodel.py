@@ -33,7 +33,7 @@ from ._features import BLOCK_FEATURES, NEIGHBOUR_FEATURES, Layout, assemble
 from ._trees import raw_scores
 from .formats import ARTICLE_TYPES
 from .score import Aggregate
-from .segment import (
+from .segmentation import (
     FLAG_IN_LINK,
     FLAG_ROW,
     HEADINGS,
@@ -553,7 +553,7 @@ def is_article(ctx: PageContext) -> bool:
     return any(t.casefold() in ARTICLE_TYPES for t in ctx.ld_types)
 
 
-# The article profile (story_end): a story is paragraphs of prose (segment.is_prose).
+# The article profile (story_end): a story is paragraphs of prose (segmentation.is_prose).
 # A story has at least this many paragraphs of prose: a listing whose one paragraph of
 # introduction heads a list of linked titles is not one (the WCXB dev listings that
 # say og:type "article" lost up to 0.8 word F1 each when their list was cut).

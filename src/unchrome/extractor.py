@@ -20,7 +20,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from . import blockmodel, classify, fallbacks, feed, metadata, prune, render, score, segment, select
+from . import (
+    blockmodel,
+    classify,
+    fallbacks,
+    feed,
+    metadata,
+    prune,
+    render,
+    score,
+    segment,
+    segmentation,
+    select,
+)
 from ._dom import collapse, page_elements
 from .config import DEFAULT_CONFIG, Config, Favor
 from .decode import decode
@@ -35,7 +47,7 @@ from .errors import (
 from .formats import HTML_TYPES, XML_TYPES
 from .parse import LexborHTMLParser, parse
 from .result import Rendering, Result
-from .segment import FLAG_COMMENT, FLAG_SELECTED, FLAG_SHORT, Segmentation, Vocabulary
+from .segmentation import FLAG_COMMENT, FLAG_SELECTED, FLAG_SHORT, Segmentation, Vocabulary
 from .select import Content
 from .urls import resolve
 
@@ -73,7 +85,7 @@ _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 # unless what is left is a story (see _has_story).
 COMMENTS_RETRY_CHARS = 600
 # A story short enough for the retry is still one with two paragraphs of prose
-# (segment.is_prose), or one of them in a text of at least this many characters:
+# (segmentation.is_prose), or one of them in a text of at least this many characters:
 # a blog post of a few sentences above its readers' comments, which the Dragnet and
 # Chinese annotators leave out. Without this rule the retry pulled whole comment
 # threads into 27 such articles (Dragnet 0.879 -> 0.885, the Chinese articles 0.919
@@ -258,7 +270,7 @@ class Extractor:
             if trace is not None and trace.vocabulary is not None
             else model.vocab
             if model is not None
-            else segment.EMPTY_VOCABULARY
+            else segmentation.EMPTY_VOCABULARY
         )
         seg = self._segment(tree, pruned, vocabulary, deadline)  # 6
         deadline.check("segment")
@@ -277,7 +289,7 @@ class Extractor:
         # 9: on the unfiltered text: a "deleted post" notice is often shorter than
         # min_paragraph_chars and would vanish, leaving only a "back" link.
         if len(text) <= classify.BOT_WALL_MAX_CHARS:
-            # Its whitespace collapsed (no NUL reaches here: see segment.BR).
+            # Its whitespace collapsed (no NUL reaches here: see segmentation.BR).
             screen = collapse(content.screen_text())
             classify.classify_block(meta.title, screen or _page_text(tree))
         else:
@@ -486,7 +498,7 @@ class Extractor:
         seg = (
             segment.segment(
                 tree.body,
-                segment.EMPTY_VOCABULARY,
+                segmentation.EMPTY_VOCABULARY,
                 include_tables=self.config.include_tables,
                 max_depth=self.config.max_depth,
                 deadline=deadline,
@@ -639,7 +651,7 @@ def _is_json(text: str) -> bool:
 
 def _has_story(content: Content, text: str) -> bool:
     """Whether the selection without the comments is a story (see STORY_PARAGRAPHS)."""
-    prose = sum(segment.is_prose(block) for block in content.blocks())
+    prose = sum(segmentation.is_prose(block) for block in content.blocks())
     return prose >= STORY_PARAGRAPHS or (prose >= 1 and len(text) >= ONE_PARAGRAPH_STORY_CHARS)
 
 

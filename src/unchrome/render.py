@@ -18,7 +18,7 @@ import html_to_markdown
 from ._blocktext import word_count
 from .parse import LexborNode
 from .result import Media
-from .segment import BLOCK_TAGS, CHROME_NAMES, FLAG_ROW, HEADINGS, MEDIA_WITH_FALLBACK, Block
+from .segmentation import BLOCK_TAGS, CHROME_NAMES, FLAG_ROW, HEADINGS, MEDIA_WITH_FALLBACK, Block
 from .select import LAYOUT_CELL_CHARS, Content, html_root
 from .urls import resolve
 
@@ -193,7 +193,7 @@ def html(
     named like in-story chrome (a related-posts strip of thumbnails); an element with no
     block at all keeps its pictures (a figure between two paragraphs). So does an
     empty link: a heading's permalink anchor never reaches the Markdown as ``[](…)``.
-    A layout table (segment.is_data_table) is written as divisions, one per cell; a
+    A layout table (segmentation.is_data_table) is written as divisions, one per cell; a
     <pre> as a code block with its language. The tree is only read.
     """
     seg = content.seg

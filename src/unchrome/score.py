@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._blocks import element_sums
-from .segment import FLAG_IN_LINK, Segmentation
+from .segmentation import FLAG_IN_LINK, Segmentation
 
 CANDIDATE_TAGS = frozenset({"article", "main", "section", "div"})
 

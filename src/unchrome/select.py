@@ -20,7 +20,7 @@ from ._select import blocks_inside, candidates, noise_elements, root_owners
 from .parse import LexborNode
 from .prune import token_re
 from .score import CANDIDATE_TAGS, Aggregate
-from .segment import (
+from .segmentation import (
     FLAG_ROW,
     FLAG_SHORT,
     LENGTH_FILTERED,
@@ -66,7 +66,7 @@ SIBLING_RATIO = 0.2
 # collection 0.646 -> 0.654, listing 0.655 -> 0.658). The link condition is gone.
 ORPHAN_WINNER_SHARE = 0.5
 # ... unless the best candidate holds this share of the page's prose (paragraphs of
-# sentences, segment.is_prose): then it is the story, and what outweighs it is a
+# sentences, segmentation.is_prose): then it is the story, and what outweighs it is a
 # sidebar of teasers, link lists, blogrolls and widgets around a short article. Measured
 # with the shipped model before it was retrained (share -> word F1): off: Dragnet
 # 0.891, CleanEval 0.916, WCXB dev 0.899; 0.5: Dragnet 0.910, CleanEval 0.917, WCXB
@@ -164,7 +164,7 @@ def beside_sidebars(keep: np.ndarray, aside: np.ndarray) -> np.ndarray:
     return beside if beside.any() else keep
 
 
-# The body of a post that the page names (segment.NAMED_BODY: "entry-content",
+# The body of a post that the page names (segmentation.NAMED_BODY: "entry-content",
 # "post-body", "article__body"...) is where its story ends, when the blocks inside it
 # hold at least this share of the prose the selection keeps: what follows it (reader
 # comments, "related posts", an author box, the blog's widgets) is not the story, however
@@ -181,7 +181,7 @@ STORY_BODY_SHARE = 0.5
 def within_story_body(blocks: Sequence[Block], body: np.ndarray, keep: np.ndarray) -> np.ndarray:
     """``keep`` less the blocks after the last one inside a named post body (``body``,
     Selection.body), when the kept blocks inside it hold STORY_BODY_SHARE of the kept
-    prose (segment.is_prose)."""
+    prose (segmentation.is_prose)."""
     if not len(body) or not body.any():
         return keep
     prose = inside = 0
@@ -199,7 +199,7 @@ def within_story_body(blocks: Sequence[Block], body: np.ndarray, keep: np.ndarra
 
 
 def _in_post_body(seg: Segmentation, agg: Aggregate) -> np.ndarray:
-    """Per block: inside an element named the body of a post (segment.NAMED_BODY)."""
+    """Per block: inside an element named the body of a post (segmentation.NAMED_BODY)."""
     named = _elements_named(seg, NAMED_BODY)
     if named is None:
         return np.zeros(len(seg.blocks), dtype=bool)
@@ -207,7 +207,7 @@ def _in_post_body(seg: Segmentation, agg: Aggregate) -> np.ndarray:
 
 
 def _elements_named(seg: Segmentation, verdict: int) -> np.ndarray | None:
-    """Per element: whether its class/id words say ``verdict`` (a segment.NAMED_*);
+    """Per element: whether its class/id words say ``verdict`` (a segmentation.NAMED_*);
     None when no element's do, which most pages show in one scan in C."""
     said = seg.named
     if verdict not in said:
@@ -227,7 +227,7 @@ SIDEBAR_WRAPPER_P_SHARE = 0.5
 
 
 def sidebar_elements(seg: Segmentation, agg: Aggregate, winner: int) -> np.ndarray:
-    """Per element: named a sidebar (segment.NAMED_SIDEBAR), neither holding the
+    """Per element: named a sidebar (segmentation.NAMED_SIDEBAR), neither holding the
     ``winner`` nor wrapping its story (SIDEBAR_WRAPPER_TEXT_SHARE of its text and
     SIDEBAR_WRAPPER_P_SHARE of its paragraphs). Whatever the block model makes of its
     blocks one by one (a blog's "Recent comments" and "Most read" widgets read like
@@ -282,7 +282,7 @@ def _noise_elements(
       (cards counting as links in a story) is over LINK_LIST_SHARE of its text, unless
       it holds LINK_LIST_MAX_FRACTION of its root or the root is itself mostly links
       (a link index, whose lists are content);
-    - such a block named like in-story chrome (segment.CHROME_NAMES) that also looks
+    - such a block named like in-story chrome (segmentation.CHROME_NAMES) that also looks
       like it: link-heavy or short.
 
     Compiled (_select.noise_elements): the Python loop over the elements took 0.06 ms
