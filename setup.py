@@ -1,9 +1,8 @@
-"""The compiled parts of unchrome: the walks over the DOM (src/unchrome/_dom.pyx), the
-attribute cap's scanner (src/unchrome/_markup.pyx), the density score's sums over the
-blocks (src/unchrome/_blocks.pyx), the statistics of a block's text that the block model
-reads (src/unchrome/_blocktext.pyx), the block model's feature matrix
-(src/unchrome/_features.pyx) and its trees (src/unchrome/_trees.pyx), and the density
-selection's loops over the elements (src/unchrome/_select.pyx).
+"""The compiled parts of unchrome, in src/unchrome/_native/: the walks over the DOM
+(_dom.pyx), the attribute cap's scanner (_markup.pyx), the density score's sums over
+the blocks (_blocks.pyx), the statistics of a block's text that the block model reads
+(_blocktext.pyx), the block model's feature matrix (_features.pyx) and its trees
+(_trees.pyx), and the density selection's loops over the elements (_select.pyx).
 
 Everything else is in pyproject.toml. Cython and a C compiler build it at install
 time (``pip install -e .``): gcc and the Python headers are all it needs.
@@ -19,7 +18,11 @@ from setuptools import Extension, setup
 setup(
     ext_modules=cythonize(
         [
-            Extension(f"unchrome.{name}", [f"src/unchrome/{name}.pyx"], extra_compile_args=["-O3"])
+            Extension(
+                f"unchrome._native.{name}",
+                [f"src/unchrome/_native/{name}.pyx"],
+                extra_compile_args=["-O3"],
+            )
             for name in ("_dom", "_markup", "_blocks", "_blocktext", "_features", "_trees", "_select")
         ],
         language_level=3,

@@ -420,7 +420,7 @@ def make_decoder() -> tuple[Callable[[bytes, str | None], str], str]:
     """Bytes → str for systems that take text: unchrome's own decoder when available.
 
     Feeding trafilatura the exact string unchrome works from keeps the comparison about
-    extraction, not about charset sniffing. Before ``unchrome.decode`` exists (or if it
+    extraction, not about charset sniffing. Before ``unchrome.pipeline.decode`` exists (or if it
     misbehaves), UTF-8 with replacement is the fallback: every dev page is valid UTF-8.
     """
 
@@ -428,8 +428,8 @@ def make_decoder() -> tuple[Callable[[bytes, str | None], str], str]:
         return raw.decode("utf-8", errors="replace")
 
     try:
-        from unchrome.decode import decode
         from unchrome.errors import UnchromeError
+        from unchrome.pipeline.decode import decode
 
         probe = decode(b"<html><body><p>probe</p></body></html>").text
         if not isinstance(probe, str):
@@ -444,7 +444,7 @@ def make_decoder() -> tuple[Callable[[bytes, str | None], str], str]:
             # unchrome's refusal to decode must not be charged to the other system.
             return utf8(raw)
 
-    return unchrome_decode, "unchrome.decode"
+    return unchrome_decode, "unchrome.pipeline.decode"
 
 
 def load_block_model(path: Path | None) -> Any:
@@ -452,7 +452,7 @@ def load_block_model(path: Path | None) -> Any:
     without each corpus), or None for the packaged one."""
     if path is None:
         return None
-    from unchrome import blockmodel
+    from unchrome.model import blockmodel
 
     return blockmodel.load_model(path.read_bytes())
 
@@ -502,7 +502,7 @@ _MD_TAG_OR_CODE = re.compile(r"(`+)(?:(?!\1).)*?\1|(?<!\\)</?[A-Za-z][\w-]*(?:\s
 def _drop_tags(markdown: str) -> str:
     """``markdown`` less its HTML tags (a ``<br>`` in a table cell, a table written as
     HTML), except inside code blocks and code spans."""
-    from unchrome.render import fence_lines
+    from unchrome.pipeline.render import fence_lines
 
     out: list[str] = []
     for line, fenced in fence_lines(markdown):
@@ -605,7 +605,7 @@ def check_renderings(
     """Text (every paragraph kept: ``min_paragraph_chars=0``) against the Markdown's
     words, the title heading left aside: one selection rendered twice must agree."""
     import unchrome
-    from unchrome.extractor import Trace
+    from unchrome.pipeline.extractor import Trace
 
     trace = Trace()
     extractor = unchrome.Extractor(unchrome.Config(min_paragraph_chars=0))

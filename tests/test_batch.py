@@ -7,15 +7,15 @@ import time
 import pytest
 
 from unchrome import Config, Extractor, InvalidInput
-from unchrome.batch import (
+from unchrome.errors import WorkerFailed
+from unchrome.scale.batch import (
     COLUMN_NAMES,
     ExtractionPool,
     UnchromeWorker,
     extract_page,
     extract_pages,
 )
-from unchrome.errors import WorkerFailed
-from unchrome.warc import Page
+from unchrome.scale.warc import Page
 from warcs import BrokenFactory, Echo, article, page
 
 
@@ -143,9 +143,9 @@ def test_the_extractor_deadline_applies_per_page() -> None:
 
 
 def test_rows_and_the_parquet_schema_carry_the_modification_date() -> None:
-    from unchrome.batch import ok_row
     from unchrome.result import Result
-    from unchrome.sink import arrow_schema
+    from unchrome.scale.batch import ok_row
+    from unchrome.scale.sink import arrow_schema
 
     result = Result(url="https://a.example/x", date="2025-01-02", date_modified="2025-03-04")
     row = ok_row(page(b"x", url="https://a.example/x"), result)

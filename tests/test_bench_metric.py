@@ -511,7 +511,7 @@ def test_loco_system_extracts_each_page_with_the_model_trained_without_its_sourc
 ) -> None:
     import dataclasses
 
-    from unchrome import blockmodel
+    from unchrome.model import blockmodel
 
     # A "model" for one source that is sure of every block, none for the other: the
     # pages of the first source come out with the sidebar that the model adds, the

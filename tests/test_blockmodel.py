@@ -15,10 +15,12 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 import unchrome
-from unchrome import _blocktext, blockmodel, render, score, segment, segmentation, select
-from unchrome.blockmodel import ObliviousTrees, adapt_drop_thresholds, decide, expected_f1
+from unchrome._native import _blocktext
 from unchrome.config import Config
-from unchrome.extractor import Trace
+from unchrome.model import blockmodel
+from unchrome.model.blockmodel import ObliviousTrees, adapt_drop_thresholds, decide, expected_f1
+from unchrome.pipeline import render, score, segment, segmentation, select
+from unchrome.pipeline.extractor import Trace
 
 STORY = [
     f"Paragraph {i} of the story tells what the council decided on Monday evening, "
@@ -45,11 +47,11 @@ def segmented(html: str) -> segmentation.Segmentation:
 def test_the_compiled_walk_refuses_a_selectolax_whose_node_structs_it_was_not_built_for(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # unchrome._dom reads lexbor's node structs as the pinned selectolax lays them
+    # unchrome._native._dom reads lexbor's node structs as the pinned selectolax lays them
     # out: under any other version it must fail at import with the fix, not read garbage.
     import selectolax
 
-    from unchrome import _dom
+    from unchrome._native import _dom
 
     monkeypatch.setattr(selectolax, "__version__", "0.3.21")
     with pytest.raises(ImportError, match=r"selectolax==1\.0\.2"):

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unchrome import _blocktext
+from unchrome._native import _blocktext
 
 # The definitions as the Python code had them, kept apart from the module's own.
 WORD_PUNCT = ".,;:!?()[]{}\"'“”‘’«»/|·•—–-…。、！？，；：（）「」『』《》【】"

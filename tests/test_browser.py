@@ -1,4 +1,4 @@
-"""The headless-browser renderer (``unchrome.browser``), against loopback servers only.
+"""The headless-browser renderer (``unchrome.net.browser``), against loopback servers only.
 
 The tests that drive a real Chromium skip only when Playwright or a browser is missing;
 ``.ci/run`` installs both. One browser serves the module (``renderer``); the page
@@ -23,8 +23,6 @@ from typing import Any
 import pytest
 
 from net.servers import ConnectionCanary, LocalServer, page, redirect, respond
-from unchrome import browser
-from unchrome.browser import Renderer, RenderLimits, client_rendering_sign, is_thin
 from unchrome.cli import main
 from unchrome.config import Config
 from unchrome.errors import (
@@ -34,9 +32,11 @@ from unchrome.errors import (
     RenderUnavailable,
     UpstreamTimeout,
 )
-from unchrome.fetch import FetchConfig, fetch
-from unchrome.remote import read
-from unchrome.serve import ServiceSettings, create_app
+from unchrome.net import browser
+from unchrome.net.browser import Renderer, RenderLimits, client_rendering_sign, is_thin
+from unchrome.net.fetch import FetchConfig, fetch
+from unchrome.net.remote import read
+from unchrome.service.serve import ServiceSettings, create_app
 
 FIXTURES = Path(__file__).parent / "fixtures" / "render"
 STORY = json.loads((FIXTURES / "story.json").read_text())

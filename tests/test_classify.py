@@ -1,4 +1,4 @@
-"""Bot walls, dead-page screens and social-post shape (unchrome.classify)."""
+"""Bot walls, dead-page screens and social-post shape (unchrome.pipeline.classify)."""
 
 from __future__ import annotations
 
@@ -7,16 +7,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
-from unchrome import classify
-from unchrome._dom import page_elements
-from unchrome.classify import (
+from unchrome._native._dom import page_elements
+from unchrome.errors import BlockedBySite, PageNotFound
+from unchrome.pipeline import classify
+from unchrome.pipeline.classify import (
     BOT_WALL_MAX_CHARS,
     NOT_FOUND_MAX_CHARS,
     classify_block,
     detect_kind,
 )
-from unchrome.errors import BlockedBySite, PageNotFound
-from unchrome.metadata import extract_metadata
+from unchrome.pipeline.metadata import extract_metadata
 
 # ------------------------------------------------------------------ bot-wall fixtures
 

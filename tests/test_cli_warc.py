@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from unchrome.cli import main
-from unchrome.sink import JsonlSink, ParquetSink, open_sink, rows_to_table
+from unchrome.scale.sink import JsonlSink, ParquetSink, open_sink, rows_to_table
 from warcs import Rec, article, member, write_warc
 
 GOOD = [Rec(f"https://a.example/{i}", article(f"Story {i}")) for i in range(5)]

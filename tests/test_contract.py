@@ -27,7 +27,7 @@ import unchrome
 from net.servers import LocalServer, page
 from test_serve import AUTH, _running_service
 from unchrome import Config, Result, schema
-from unchrome.batch import COLUMNS
+from unchrome.scale.batch import COLUMNS
 
 STORY = Path(__file__).parent / "fixtures" / "contract" / "story.html"
 URL = "https://gazette.example/news/ferry-timetable"

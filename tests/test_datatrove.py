@@ -14,7 +14,7 @@ from datatrove.data import Document
 from datatrove.executor import LocalPipelineExecutor
 from datatrove.pipeline.writers import JsonlWriter
 
-from unchrome.datatrove import Unchrome
+from unchrome.scale.datatrove import Unchrome
 from warcs import article
 
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unchrome.decode import Decoded, decode
+from unchrome.pipeline.decode import Decoded, decode
 
 # --- real text ------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The compiled walks (unchrome._dom) read the DOM as selectolax's Python API reads it."""
+"""The compiled walks (unchrome._native._dom) read the DOM as selectolax's Python API reads it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
-from unchrome import _dom, prune, segmentation
+from unchrome._native import _dom
+from unchrome.pipeline import prune, segmentation
 
 PAGE = """<html><body class="page"><div id="top" class="">
 <nav class="menu main"><a href="/">Home</a><!-- a comment --></nav>
@@ -65,7 +66,7 @@ def test_whitespace_before_a_blocks_first_text_is_left_out_however_it_is_spelled
     # The walk skips a whitespace-only text node before a block's first words without
     # decoding it when its bytes are ASCII whitespace (str.isspace's: \x1c-\x1f too),
     # and decodes it otherwise (a no-break space is whitespace to str.isspace).
-    from unchrome import segment
+    from unchrome.pipeline import segment
 
     for space in ("\t\n  ", "\x1c\x1f ", "\u00a0", "\u3000 "):
         tree = LexborHTMLParser(f"<html><body><p>{space}<b>words</b> after</p></body></html>")
@@ -232,7 +233,7 @@ def _reference_after(node, limit: int, steps: int, skip: frozenset[str], line: i
 
 
 def test_datelines_after_a_headline_are_its_following_text_nodes() -> None:
-    from unchrome import metadata
+    from unchrome.pipeline import metadata
 
     tree = LexborHTMLParser(DATELINE_PAGE)
     skip, ids = metadata._NO_TEXT_TAGS, metadata._NO_TEXT_IDS
@@ -332,7 +333,7 @@ META_NAMES = st.sampled_from(["content", "property", "name", "http-equiv", "item
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.lists(st.tuples(META_NAMES, META_VALUES), max_size=5), max_size=6))
 def test_read_meta_reads_the_contents_as_the_attribute_dicts_do(tags: list) -> None:
-    from unchrome.metadata import _clean
+    from unchrome.pipeline.metadata import _clean
 
     markup = "".join(
         "<meta " + " ".join(f'{name}="{html.escape(value)}"' for name, value in attrs) + ">"

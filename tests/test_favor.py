@@ -10,7 +10,7 @@ import pytest
 import unchrome
 from benchmarks import bench
 from unchrome import Config
-from unchrome.extractor import Trace
+from unchrome.pipeline.extractor import Trace
 
 NEWS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "news"
 

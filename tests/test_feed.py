@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import unchrome
 from net.servers import LocalServer, page
 from unchrome.errors import ExtractFailed, UnchromeError
-from unchrome.feed import MAX_ENTRIES, extract_feed, looks_like_feed
+from unchrome.pipeline.feed import MAX_ENTRIES, extract_feed, looks_like_feed
 
 RSS = b"""<?xml version="1.0" encoding="utf-8"?>
 <rss version="2.0"><channel>

@@ -23,7 +23,6 @@ import httpcore
 import pytest
 
 from net.servers import LocalServer, close_delimited, drip, page, redirect, respond
-from unchrome import fetch as fetch_mod
 from unchrome.errors import (
     BlockedBySite,
     ForbiddenAddress,
@@ -34,9 +33,10 @@ from unchrome.errors import (
     UpstreamError,
     UpstreamTimeout,
 )
-from unchrome.fetch import FetchConfig, afetch, fetch
-from unchrome.netguard import address_refusal, parse_ip
-from unchrome.remote import aread, read
+from unchrome.net import fetch as fetch_mod
+from unchrome.net.fetch import FetchConfig, afetch, fetch
+from unchrome.net.netguard import address_refusal, parse_ip
+from unchrome.net.remote import aread, read
 
 ARTICLE = (
     b"<!doctype html><html><head><title>A story</title></head><body><article>"

@@ -15,13 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import unchrome
-from unchrome import (
-    Config,
-    ExtractTimeout,
-    InvalidInput,
-    UnchromeError,
-    UnsupportedContent,
-)
+from unchrome import Config, ExtractTimeout, InvalidInput, UnchromeError, UnsupportedContent
 
 MiB = 1024 * 1024
 TEXT = "Deeply nested text survives the depth guard and is long enough to count as a body."
@@ -89,7 +83,7 @@ def test_100k_nested_divs_with_a_quoted_lt_are_capped_too():
 
 _NOSCRIPT_SCRIPT = """
 import sys, unchrome
-from unchrome.parse import drop_broken_noscript_bodies
+from unchrome.pipeline.parse import drop_broken_noscript_bodies
 story = {story!r}
 shapes = [
     "<noscript " * 40_000 + "</noscript>" + story,
@@ -126,7 +120,7 @@ def test_markup_depth_cap_drops_only_the_tags_past_the_cap():
     # parse.cap_tag_depth runs before lexbor on tag-heavy pages: the text stays, tags
     # nested past the cap go, and void or self-closing tags (also with a "/" ending an
     # unquoted attribute) open nothing.
-    from unchrome.parse import cap_tag_depth
+    from unchrome.pipeline.parse import cap_tag_depth
 
     html = (
         '<div class="a"><br><img src=x.png><a href=/x/><p/>'
@@ -163,8 +157,8 @@ def test_markup_depth_fast_path_reads_the_depth_the_capping_loop_reads(
     # The compiled depth read (_markup.max_tag_depth) decides whether the capping loop
     # runs at all: it must see the depth the loop sees, stray end tags, names that back
     # off to a word boundary ("<br->" is a <br>) and unclosed tags included.
-    from unchrome._markup import max_tag_depth
-    from unchrome.parse import _TAG, _VOID_TAGS, cap_tag_depth
+    from unchrome._native._markup import max_tag_depth
+    from unchrome.pipeline.parse import _TAG, _VOID_TAGS, cap_tag_depth
 
     text = "".join(parts)
     depth = deepest = 0
@@ -192,8 +186,8 @@ def test_the_attribute_scanner_stops_where_the_regex_walk_stops(parts: list[str]
     # parse.cap_attributes asks the compiled scanner whether any tag is over the cap
     # and skips the regex walk when none is: the two must read tags alike, comments,
     # quotes and raw text included.
-    from unchrome._markup import over_attribute_cap
-    from unchrome.parse import _walk_pattern
+    from unchrome._native._markup import over_attribute_cap
+    from unchrome.pipeline.parse import _walk_pattern
 
     text = "".join(parts)
     stops = _walk_pattern(cap).match(text).end() != len(text)
@@ -219,7 +213,7 @@ def test_the_attribute_scanner_stops_where_the_regex_walk_stops(parts: list[str]
 def test_utf8_check_and_tag_count_agree_with_python(parts: list[bytes] | bytes) -> None:
     # decode() takes bytes that pass valid_utf8 as their own text's UTF-8 and parses
     # them without decoding: valid_utf8 must accept exactly what bytes.decode does.
-    from unchrome._markup import tag_opens, valid_utf8
+    from unchrome._native._markup import tag_opens, valid_utf8
 
     data = b"".join(parts) if isinstance(parts, list) else parts
     try:
@@ -236,7 +230,7 @@ def test_utf8_check_and_tag_count_agree_with_python(parts: list[bytes] | bytes) 
 def test_tag_count_holds_over_long_runs_of_tag_opens(length: int, unit: bytes) -> None:
     # tag_opens counts in runs of 255 bytes into a byte-sized count: a page of nothing
     # but '<' must not wrap it.
-    from unchrome._markup import tag_opens
+    from unchrome._native._markup import tag_opens
 
     data = (unit * length)[:length]
     assert tag_opens(data) == data.count(b"<")
@@ -701,7 +695,7 @@ def test_elements_with_many_attributes_extract_quickly(kind):
 
 
 def test_attribute_cap_keeps_the_first_attributes_and_the_tag():
-    from unchrome.parse import MAX_ATTRIBUTES, cap_attributes
+    from unchrome.pipeline.parse import MAX_ATTRIBUTES, cap_attributes
 
     names = [f"a{i}" for i in range(MAX_ATTRIBUTES + 50)]
     html = "<p>x</p><img " + " ".join(f'{n}="v>"' for n in names) + " />after"
@@ -730,6 +724,6 @@ def test_attribute_cap_keeps_the_first_attributes_and_the_tag():
     ],
 )
 def test_attribute_cap_leaves_ordinary_markup_alone(html):
-    from unchrome.parse import cap_attributes
+    from unchrome.pipeline.parse import cap_attributes
 
     assert cap_attributes(html) is html

@@ -18,8 +18,8 @@ import pytest
 import unchrome
 from benchmarks import bench, bench_structure
 from unchrome import Config
-from unchrome.segmentation import Block
-from unchrome.select import drop_repeats
+from unchrome.pipeline.segmentation import Block
+from unchrome.pipeline.select import drop_repeats
 
 FIXTURES = Path(__file__).parent / "fixtures" / "structure"
 URL = "https://docs.example/guide/page"

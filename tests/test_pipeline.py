@@ -21,10 +21,10 @@ from unchrome import (
     InvalidInput,
     PageNotFound,
     Result,
-    prune,
 )
-from unchrome.score import aggregate
-from unchrome.segment import segment
+from unchrome.pipeline import prune
+from unchrome.pipeline.score import aggregate
+from unchrome.pipeline.segment import segment
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pipeline"
 
@@ -989,7 +989,7 @@ def test_never_content_tag_ids_match_parsed_elements(tag):
 
 
 def test_parsing_the_utf8_bytes_builds_the_tree_the_text_builds() -> None:
-    from unchrome.parse import guard_markup, parse
+    from unchrome.pipeline.parse import guard_markup, parse
 
     page = "<html><head><title>Grüße</title></head><body><p>世界 <b>😀</b> ok</p></body></html>"
     assert guard_markup(page.encode()) == page.encode()

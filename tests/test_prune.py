@@ -1,4 +1,4 @@
-"""prune's compiled readings (unchrome._dom's text_length, in_code, first_heading,
+"""prune's compiled readings (unchrome._native._dom's text_length, in_code, first_heading,
 named_kind, slug_id, hidden_attributes, neighbour_text) give what the selectolax
 readings they replaced give, on generated markup and on hand-made cases."""
 
@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from unchrome import _dom, prune
+from unchrome._native import _dom
+from unchrome.pipeline import prune
 
 # Text with the characters the readings could get wrong: str.strip's whitespace
 # outside ASCII (no-break, ideographic, line separator, NEL), the ASCII separators

@@ -13,11 +13,11 @@ ray = pytest.importorskip("ray")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data.context")
 pytest.importorskip("ray.data")
 
-import unchrome.ray as unchrome_ray  # noqa: E402
-from unchrome.batch import extract_pages  # noqa: E402
+import unchrome.scale.ray as unchrome_ray  # noqa: E402
 from unchrome.cli import main  # noqa: E402
 from unchrome.errors import FileAccessError, InvalidInput  # noqa: E402
-from unchrome.warc import WarcReader  # noqa: E402
+from unchrome.scale.batch import extract_pages  # noqa: E402
+from unchrome.scale.warc import WarcReader  # noqa: E402
 from warcs import Rec, article, member, write_warc  # noqa: E402
 
 

@@ -8,10 +8,11 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 import unchrome
-from unchrome import Config, render
-from unchrome.render import markdown as render_markdown
-from unchrome.segment import segment
-from unchrome.select import settle, whole
+from unchrome import Config
+from unchrome.pipeline import render
+from unchrome.pipeline.render import markdown as render_markdown
+from unchrome.pipeline.segment import segment
+from unchrome.pipeline.select import settle, whole
 
 URL = "https://docs.example/guide/page"
 LONG = (

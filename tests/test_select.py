@@ -14,9 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import unchrome
-from unchrome import _select, select
-from unchrome.extractor import Trace
-from unchrome.segmentation import FLAG_ROW
+from unchrome._native import _select
+from unchrome.pipeline import select
+from unchrome.pipeline.extractor import Trace
+from unchrome.pipeline.segmentation import FLAG_ROW
 
 TAGS = ["div", "section", "article", "main", "ul", "nav", "aside", "p", "li", "table", "h2"]
 
@@ -167,8 +168,10 @@ def test_link_index_keeps_its_lists() -> None:
 
 def test_page_whose_elements_hold_no_text_selects_nothing_without_error() -> None:
     # Elements, but no block to sum: the sums are zeros and no candidate has text.
-    seg = unchrome.segment.segment(unchrome.parse.parse("<div><div></div></div>").body)
-    agg = unchrome.score.aggregate(seg)
+    seg = unchrome.pipeline.segment.segment(
+        unchrome.pipeline.parse.parse("<div><div></div></div>").body
+    )
+    agg = unchrome.pipeline.score.aggregate(seg)
     assert len(seg.nodes) and not seg.blocks and agg.chars.dtype == np.float64
     sel = select.select_blocks(seg, agg)
     assert sel.winner == -1
@@ -285,8 +288,8 @@ def test_a_story_in_the_first_row_of_a_layout_table_is_no_header_to_drop() -> No
         f"<td rowspan='2'><b>Watering Tricks by Lisa Erickson</b><br>{story}</td></tr>"
         f"<tr><td>Resources {resources}</td></tr></table>"
     )
-    tree = unchrome.parse.parse(html)
-    seg = unchrome.segment.segment(tree.body)
+    tree = unchrome.pipeline.parse.parse(html)
+    seg = unchrome.pipeline.segment.segment(tree.body)
     rows = [i for i, b in enumerate(seg.blocks) if b.flags & FLAG_ROW]
     assert len(rows) == 2 and "Paragraph 13" in seg.blocks[rows[0]].text
     keep = np.zeros(len(seg.blocks), dtype=bool)
@@ -298,8 +301,8 @@ def test_a_story_in_the_first_row_of_a_layout_table_is_no_header_to_drop() -> No
         "<table><tr><th>Day</th><th>Hours</th></tr>"
         "<tr><td>Sunday</td><td>10 to 16</td></tr></table>"
     )
-    tree = unchrome.parse.parse(table)
-    seg = unchrome.segment.segment(tree.body)
+    tree = unchrome.pipeline.parse.parse(table)
+    seg = unchrome.pipeline.segment.segment(tree.body)
     keep = np.array([True] + [False] * (len(seg.blocks) - 1))
     select.settle_table_headers(seg.blocks, keep)
     assert not keep.any()

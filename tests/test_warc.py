@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from unchrome import Extractor
-from unchrome.batch import extract_page
 from unchrome.errors import FileAccessError
-from unchrome.warc import WarcReader, read_html_files, sniff_html
+from unchrome.scale.batch import extract_page
+from unchrome.scale.warc import WarcReader, read_html_files, sniff_html
 from warcs import Rec, article, member, record_bytes, write_warc
 
 

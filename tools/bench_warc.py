@@ -11,7 +11,7 @@
 
 The pages are read in place from ``../shared/data/wcxb`` (never copied into the
 repository); the WARC files are written to ``bench-out/`` (ignored by git). Both systems
-run through the same WARC reader and the same process pool (``unchrome.batch``), which
+run through the same WARC reader and the same process pool (``unchrome.scale.batch``), which
 pickles each page to a worker and each row back, and writes JSON Lines, so the figures
 are for the whole ``unchrome warc`` pipeline, not the extractor alone.
 
@@ -38,10 +38,10 @@ from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 
-from unchrome.batch import DEADLINE_GRACE, OK, ExtractionPool, Row, UnchromeWorker, base_row
 from unchrome.config import Config
-from unchrome.sink import JsonlSink
-from unchrome.warc import Page, WarcReader
+from unchrome.scale.batch import DEADLINE_GRACE, OK, ExtractionPool, Row, UnchromeWorker, base_row
+from unchrome.scale.sink import JsonlSink
+from unchrome.scale.warc import Page, WarcReader
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data" / "wcxb"
@@ -424,7 +424,7 @@ def memory(records: int = 10_000, warm_up: int = 1_000) -> dict[str, Any]:
         pack()
     per_file = sum(1 for _ in WarcReader([DEV_WARC]))
     copies = -(-records // per_file)
-    from unchrome.batch import PoolStats
+    from unchrome.scale.batch import PoolStats
 
     PoolStats.SAMPLE_EVERY = 100
     run, pool = run_pool("unchrome-markdown", 1, [DEV_WARC] * copies)
@@ -474,8 +474,8 @@ def hostile() -> dict[str, Any]:
 
 def ray_equality() -> dict[str, Any]:
     """The dev WARC through the local pool and through a local Ray: the same rows?"""
-    from unchrome.batch import extract_pages
-    from unchrome.ray import run_rows
+    from unchrome.scale.batch import extract_pages
+    from unchrome.scale.ray import run_rows
 
     if not DEV_WARC.exists():
         pack()

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from unchrome import Config, Extractor, UnchromeError
-from unchrome import extractor as extractor_module
+from unchrome.pipeline import extractor as extractor_module
 
 SIZES = (1000, 2000, 4000, 8000, 16000, 32000, 64000)
 

@@ -1,7 +1,7 @@
 """How often ``render="auto"`` would start the browser on the benchmark suites.
 
 For every page of each suite: the static extraction (as ``read`` does it, with the
-suite's Content-Type), then ``unchrome.browser``'s condition: the result is thin or the
+suite's Content-Type), then ``unchrome.net.browser``'s condition: the result is thin or the
 extraction failed, *and* the page shows client-rendering signs. Nothing is rendered and
 nothing is fetched. Prints one row per suite and the pages where auto would render.
 
@@ -18,9 +18,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: benchmarks/
 
 from benchmarks.bench import load_suite, resolve_data_dir
-from unchrome.browser import client_rendering_sign, is_thin
 from unchrome.errors import UnchromeError
-from unchrome.extractor import Extractor
+from unchrome.net.browser import client_rendering_sign, is_thin
+from unchrome.pipeline.extractor import Extractor
 
 
 def main(argv: Sequence[str] | None = None) -> int:

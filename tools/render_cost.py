@@ -17,10 +17,10 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from unchrome.browser import Renderer, extract_rendered
 from unchrome.config import Config
-from unchrome.fetch import FetchConfig, fetch
-from unchrome.remote import read
+from unchrome.net.browser import Renderer, extract_rendered
+from unchrome.net.fetch import FetchConfig, fetch
+from unchrome.net.remote import read
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "render"
 

@@ -1,5 +1,5 @@
 """Measure the block model on three corpora, the WCXB development split, the news set
-and the classic hand-labelled corpora, and train it (src/unchrome/blockmodel.npz).
+and the classic hand-labelled corpora, and train it (src/unchrome/model/blockmodel.npz).
 
     pip install -e '.[train]'
     python tools/train_blockmodel.py prepare                       # segment and label them
@@ -66,12 +66,13 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))  # benchmarks/
 
 from benchmarks import bench  # noqa: E402
-from unchrome import blockmodel, extractor, render, segmentation, select  # noqa: E402
-from unchrome.blockmodel import ANCESTOR_TAGS, NAME_STEMS  # noqa: E402
 from unchrome.errors import UnchromeError  # noqa: E402
+from unchrome.model import blockmodel  # noqa: E402
+from unchrome.model.blockmodel import ANCESTOR_TAGS, NAME_STEMS  # noqa: E402
+from unchrome.pipeline import extractor, render, segmentation, select  # noqa: E402
 
 CACHE = ROOT / "bench-out" / "blockmodel"
-MODEL_OUT = ROOT / "src" / "unchrome" / blockmodel.MODEL_FILE
+MODEL_OUT = ROOT / "src" / "unchrome" / "model" / blockmodel.MODEL_FILE
 
 # Class/id words: whole tokens seen on at least this many domains of the dev split,
 # the most widespread first, at most VOCAB_WORDS of them. Words a single site uses
@@ -208,7 +209,7 @@ def domain_of(page: bench.Page, files: dict[str, dict[str, str]]) -> str:
 def class_words(pages: list[bench.Page], domains: list[str]) -> list[str]:
     from selectolax.lexbor import LexborHTMLParser
 
-    from unchrome.decode import decode
+    from unchrome.pipeline.decode import decode
 
     seen_on: dict[str, set[str]] = {}
     for page, dom in zip(pages, domains, strict=True):

@@ -10,8 +10,8 @@ result = unchrome.read("https://example.com/story")  # fetched safely
 
 from __future__ import annotations
 
-from .config import Config, Scorer
-from .errors import (
+from unchrome.config import Config, Scorer
+from unchrome.errors import (
     BlockedBySite,
     ExtractFailed,
     ExtractTimeout,
@@ -26,10 +26,10 @@ from .errors import (
     UpstreamError,
     UpstreamTimeout,
 )
-from .extractor import Extractor, extract, extract_file, extract_text
-from .fetch import FetchConfig
-from .remote import aread, read
-from .result import Media, Result
+from unchrome.net.fetch import FetchConfig
+from unchrome.net.remote import aread, read
+from unchrome.pipeline.extractor import Extractor, extract, extract_file, extract_text
+from unchrome.result import Media, Result
 
 __version__ = "0.1.0"
 

@@ -47,9 +47,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from .cli_options import EXIT_CODES, EXIT_OK, EXIT_USAGE, add_favor_option, exit_code
-from .config import RENDER_MODES, Config
-from .errors import (
+from unchrome.cli_options import EXIT_CODES, EXIT_OK, EXIT_USAGE, add_favor_option, exit_code
+from unchrome.config import RENDER_MODES, Config
+from unchrome.errors import (
     ExtraMissing,
     FileAccessError,
     InvalidInput,
@@ -57,11 +57,11 @@ from .errors import (
     UnchromeError,
     import_extra,
 )
-from .fetch import DEFAULT_FETCH_CONFIG, FetchConfig
-from .inputs import is_url, read_page, read_page_file, url_list
-from .remote import read
-from .result import Result
-from .urls import is_web_url
+from unchrome.inputs import is_url, read_page, read_page_file, url_list
+from unchrome.net.fetch import DEFAULT_FETCH_CONFIG, FetchConfig
+from unchrome.net.remote import read
+from unchrome.result import Result
+from unchrome.urls import is_web_url
 
 FORMATS = ("markdown", "text", "json", "html")
 # The formats --with-metadata opens with a YAML front matter (JSON has the fields).
@@ -108,7 +108,7 @@ def process(
     source: Source, config: Config, fetch_config: FetchConfig, url: str | None = None
 ) -> Result:
     """One source's Result; ``url`` is the URL of a file or of standard input."""
-    from .extractor import extract
+    from unchrome.pipeline.extractor import extract
 
     if source.kind == "url":
         return read(source.value, config=config, fetch_config=fetch_config)
@@ -280,7 +280,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _default_render() -> str:
-    from .browser import available
+    from unchrome.net.browser import available
 
     return "auto" if available() else "never"
 
@@ -310,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args and args[0] == "serve":
             return _serve(args[1:])
         if args and args[0] == "warc":
-            from .cli_warc import main as warc_main
+            from unchrome.cli_warc import main as warc_main
 
             return warc_main(args[1:])
         return _run(args)
@@ -332,7 +332,7 @@ def _serve(argv: list[str]) -> int:
     except ExtraMissing as exc:
         print(f"unchrome serve: {exc.code}: {exc}", file=sys.stderr)
         return exit_code(exc)
-    from .serve import ServiceSettings, run
+    from unchrome.service.serve import ServiceSettings, run
 
     try:
         settings = ServiceSettings.from_env()

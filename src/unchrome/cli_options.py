@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 
-from .config import FAVORS
-from .errors import UnchromeError
+from unchrome.config import FAVORS
+from unchrome.errors import UnchromeError
 
 EXIT_CODES: dict[str, int] = {
     "INVALID_INPUT": 3,

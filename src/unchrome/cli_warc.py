@@ -24,13 +24,20 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from .batch import CONTENT_FORMATS, DEADLINE_GRACE, OK, ExtractionPool, Row, UnchromeWorker
-from .cli_options import EXIT_CODES, add_favor_option
-from .config import Config
-from .errors import ExtraMissing, FileAccessError, InvalidInput, UnchromeError, import_extra
-from .sink import SINK_FORMATS, open_sink, sink_format
-from .urls import is_web_url
-from .warc import Page, WarcReader, is_url, is_warc_path, read_html_files
+from unchrome.cli_options import EXIT_CODES, add_favor_option
+from unchrome.config import Config
+from unchrome.errors import ExtraMissing, FileAccessError, InvalidInput, UnchromeError, import_extra
+from unchrome.scale.batch import (
+    CONTENT_FORMATS,
+    DEADLINE_GRACE,
+    OK,
+    ExtractionPool,
+    Row,
+    UnchromeWorker,
+)
+from unchrome.scale.sink import SINK_FORMATS, open_sink, sink_format
+from unchrome.scale.warc import Page, WarcReader, is_url, is_warc_path, read_html_files
+from unchrome.urls import is_web_url
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT = 0, 2, 3
 # What ``unchrome warc`` needs beyond the library: the [warc] extra (WARC reading, the
@@ -149,7 +156,7 @@ def main(argv: Sequence[str]) -> int:
     try:
         with open_sink(opts.out, out_format) as sink:
             if opts.engine == "ray":
-                from .ray import run_rows
+                from unchrome.scale.ray import run_rows
 
                 rows = run_rows(
                     warcs, config=config, fmt=opts.format, address=opts.address, jobs=opts.jobs

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from .errors import InvalidInput
+from unchrome.errors import InvalidInput
 
 MiB = 1024 * 1024
 
@@ -97,7 +97,7 @@ class Config:
     # the content (a selector, a scorer, the whole page).
     favor: Favor = "balanced"
     # Whether a *fetched* page (read/aread) is rendered in a headless browser before
-    # extraction (unchrome.browser, the [render] extra): "auto" only when the static
+    # extraction (unchrome.net.browser, the [render] extra): "auto" only when the static
     # extraction is thin and the page shows client-rendering signs. Local HTML is never
     # rendered: there is no origin to load its scripts' requests from.
     render: Render = "never"

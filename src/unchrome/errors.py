@@ -156,7 +156,7 @@ ALL_ERRORS: tuple[type[UnchromeError], ...] = (
 )
 
 
-# Batch runs (unchrome.batch): a page's failure that is not the extractor's verdict on it.
+# Batch runs (unchrome.scale.batch): a page's failure that is not the extractor's verdict on it.
 
 
 class WorkerFailed(UnchromeError):
@@ -174,7 +174,7 @@ class MemoryLimitExceeded(UnchromeError):
     http_status = 500
 
 
-# The HTTP service (unchrome.serve): what a request, not a page, did wrong.
+# The HTTP service (unchrome.service.serve): what a request, not a page, did wrong.
 
 
 class PayloadTooLarge(UnchromeError):

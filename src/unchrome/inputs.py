@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import InvalidInput, import_extra
+from unchrome.errors import InvalidInput, import_extra
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -81,7 +81,7 @@ def _read_at_most(reader: BinaryIO, limit: int) -> bytes:
 def read_page_file(path: str | Path, max_bytes: int) -> bytes:
     """A page file, decompressed (see read_page). Errors name the file: it is the
     caller's own."""
-    from .errors import FileAccessError
+    from unchrome.errors import FileAccessError
 
     try:
         with Path(path).open("rb") as stream:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
-from . import schema
+from unchrome import schema
 
 
 @dataclass(frozen=True)

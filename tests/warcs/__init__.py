@@ -16,8 +16,8 @@ from pathlib import Path
 
 from fastwarc.warc import WarcRecord, WarcRecordType
 
-from unchrome.batch import Row, base_row
-from unchrome.warc import Page
+from unchrome.scale.batch import Row, base_row
+from unchrome.scale.warc import Page
 
 STORY = (
     "The ferry company said on Friday that the winter timetable will start a week later "

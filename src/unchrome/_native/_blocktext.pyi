@@ -1,0 +1,31 @@
+import numpy as np
+
+from unchrome.pipeline.segment import Block
+
+STOPWORDS: frozenset[str]
+STATS_SAMPLE_CHARS: int
+WORD_PUNCT: str
+SHARE_PUNCT: str
+SENTENCE_ENDS: str
+CJK_RANGES: tuple[tuple[int, int], ...]
+TEXT_STATS: tuple[str, ...]
+SAYS_MAX_CHARS: int
+SAYS_MAX_WORDS: int
+
+def ends_sentence(text: str) -> bool: ...
+def words(text: str) -> list[str]: ...
+def text_stats(texts: list[str], title: str) -> np.ndarray: ...
+def word_hits(
+    texts: list[str],
+    headings: bytes | bytearray | np.ndarray,
+    index: dict[str, int],
+    wanted: bytes | bytearray | np.ndarray | None = None,
+) -> tuple[list[int], list[int], list[tuple[int, int, list[int]]]]: ...
+def mask_bits(
+    blocks: list[Block],
+    rows: np.ndarray | None,
+    size: int,
+    tested: np.ndarray,
+    out: np.ndarray,
+) -> None: ...
+def word_count(text: str) -> tuple[int, int]: ...

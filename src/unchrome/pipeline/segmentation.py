@@ -1,0 +1,381 @@
+"""The blocks a page is cut into, and the tables the cutting reads: what segment
+produces (Block, Segmentation, the flags, the per-element name verdicts, the
+Vocabulary of class/id words) and the tag sets and helpers its compiled walk
+(``_dom.segment``) uses. Every later stage reads these; only ``segment`` and ``_dom``
+make them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from unchrome._native._blocktext import ends_sentence
+from unchrome.pipeline.parse import LexborNode
+
+BLOCK_TAGS = frozenset(
+    {
+        "p", "div", "section", "article", "main", "header", "footer", "aside", "nav",
+        "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd",
+        "blockquote", "pre", "table", "tr", "td", "th", "caption", "figure",
+        "figcaption", "hr", "address", "details", "summary", "form", "fieldset",
+        "center", "thead", "tbody", "tfoot", "hgroup", "menu", "body", "html",
+        "legend", "option",
+    }
+)  # fmt: skip
+# Paragraphs are judged by their length (Config.min_paragraph_chars, in characters); a
+# one-word list item or caption is still content.
+LENGTH_FILTERED = frozenset({"p", "blockquote"})
+# Paragraphs shorter than this are flagged FLAG_SHORT: the density score and the block
+# model never see them (the model was trained without them, at the default
+# min_paragraph_chars), and they follow the blocks around them (select.settle_short).
+SHORT_PARAGRAPH_CHARS = 20
+# Block elements an <a> may wrap to make a card: a linked heading or teaser is a card
+# of a listing, not navigation, so its text does not count as link text.
+CARD_BLOCKS = frozenset(
+    {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "section", "article"}
+)
+
+# Replaced elements whose children are fallback for browsers without them ("Your browser
+# does not support the audio element.", an <iframe>'s unparsed markup) or <track>
+# labels: never shown. On the WCXB dev pages 93 such elements hold text, none of it
+# hand-checked content. Their media stay for the HTML and Markdown renderings, which
+# drop the fallback (render.sanitize).
+MEDIA_WITH_FALLBACK = frozenset({"iframe", "video", "audio"})
+# Elements whose text is never read: void ones and the media above.
+NO_TEXT = frozenset({"img", "hr"}) | MEDIA_WITH_FALLBACK
+
+# Line-break marker inside a block's buffer. NUL never reaches here: decode() and
+# extract() strip it from the input.
+BR = "\x00"
+
+FLAG_IN_LINK = 1  # inside an <a> that wraps block elements (a card)
+FLAG_ROW = 2  # one row of a data table
+FLAG_SHORT = 4  # a paragraph under SHORT_PARAGRAPH_CHARS
+FLAG_COMMENT = 8  # inside a comment section (prune.Pruned.comment_sections)
+FLAG_SELECTED = 16  # inside an element that Config.include_selector matched
+
+_NAME_SPLIT = re.compile(r"[^a-z0-9]+")
+# The same split for ASCII names, on bytes: this table lowers the letters and blanks
+# all but letters and digits, and bytes.split() cuts at the blanks. On the class+id
+# strings the block model's cache missed on the WCXB dev pages, 0.9 us a string
+# against 2.3 us for the regex split (which also yields "" at a leading or trailing
+# separator: no token, as long as "" is not a word; see Vocabulary.names).
+_ASCII_NAME_TABLE = (
+    bytes(
+        b if chr(b).isdigit() or chr(b).islower() else b + 32 if chr(b).isupper() else 32
+        for b in range(128)
+    )
+    + b" " * 128
+)
+
+# Chrome that sits inside story containers: breadcrumbs, related-post lists, tag
+# clouds, pagination, author boxes, "read more" teasers. Judged inside the winner
+# only, and only when the block also looks like chrome (select.noise_elements).
+_CHROME_WORDS = (
+    r"breadcrumbs?\w*|related\w*|recommend\w*|more[-_]?(?:stories|articles|news)"
+    r"|read[-_]?more|tags?[-_]?(?:list|cloud|links)?|post[-_]?tags|tagcloud|pagination|pager"
+    r"|nav|navbar|navigation|menu|sidebar|toc|table[-_]of[-_]contents|author[-_]?(?:bio|box)"
+    r"|byline|post[-_]?meta|entry[-_]?meta|toolbar|trending\w*|popular[-_]?(?:posts|articles)"
+)
+CHROME_NAMES = re.compile(rf"(?:^|[^a-z0-9])(?:{_CHROME_WORDS})(?:$|[^a-z0-9])", re.I)
+# The same test for lowercased ASCII names given a leading space: no re.I, and a
+# pattern that starts with a character class, which sre scans for instead of trying
+# every position (a miss cost ~13 us with the pattern above; see prune._names_verdict).
+_CHROME_NAMES_ASCII = re.compile(rf"[^a-z0-9](?:{_CHROME_WORDS})(?:$|[^a-z0-9])")
+
+# What the class/id words say of an element (Segmentation.named): nothing, in-story
+# chrome (CHROME_NAMES), a sidebar, or the body of a post. Chrome is bit NAMED_CHROME:
+# a sidebar is chrome too, a post's body is not.
+# A sidebar: a class token or an id that is "sidebar" itself, the name pages written
+# before <aside> give the column beside the story (Blogger's <div class="sidebar
+# section" id="sidebar">, WordPress themes' id="sidebar"). Only the whole token:
+# "content-sidebar-wrap" or "has-sidebar" name the layout around the story. Read as a
+# word inside longer names, it lowered 52 pages (21 rose): WCXB dev 0.900 -> 0.879
+# (articles -0.031), the news set -0.006, CleanPortalEval -0.033.
+NAMED_NOTHING, NAMED_CHROME, NAMED_SIDEBAR, NAMED_BODY = 0, 1, 3, 4
+_SIDEBAR_NAME = re.compile(r"(?:^|\s)sidebar(?:\s|$)")
+# The body of a post, as blog and news templates name the element that holds the
+# story and nothing else: WordPress's "entry-content", Blogger's "post-body", Movable
+# Type's "entry-body", "article-body", "article__body", "story-text"... (whole class
+# tokens or ids; 1,254 of the 4,004 suite pages name one). A modifier
+# ("entry--text", one entry of a story split into many) is not one: read as a body, it
+# cut a news page's story in half (-0.30). select.within_story_body reads it.
+_BODY_NAME = re.compile(
+    r"(?:^|\s)(?:(?:entry|post|article|story)(?:[-_]?|__)(?:content|body|text)|post[-_]?entry)"
+    r"(?:\s|$)"
+)
+
+
+@dataclass(slots=True)
+class Block:
+    """One paragraph-level run of text and where it sits."""
+
+    kind: str  # tag of the innermost block element ("p", "h2", "li", "table", "pre", ...)
+    text: str  # whitespace collapsed, lines joined with "\n"
+    owner: int  # element id of the innermost block element (the <table> for its rows)
+    link_chars: int  # characters of text inside <a>
+    near_mask: int  # class/id words and tags of the owner and its parent (bit set)
+    far_mask: int  # the same for every ancestor
+    flags: int  # FLAG_* bits
+    path: tuple[int, ...] = ()  # element ids of the block elements holding it
+    # The text nodes its text came from, or the one element it reads whole (a <pre>,
+    # a table row or caption, an element nested past max_depth): what the HTML and
+    # Markdown renderings keep or leave out with the block.
+    nodes: tuple[LexborNode, ...] = ()
+
+
+@dataclass
+class Segmentation:
+    """The blocks of a subtree and the block elements that hold them.
+
+    Element ids are assigned in document order, so a parent's id is always smaller
+    than its children's.
+    """
+
+    blocks: list[Block] = field(default_factory=list)
+    nodes: list[LexborNode] = field(default_factory=list)  # by element id
+    tags: list[str] = field(default_factory=list)
+    parents: list[int] = field(default_factory=list)  # -1 for a root
+    named: list[int] = field(default_factory=list)  # NAMED_* of the class/id words
+
+    def view(self, exclude: int) -> tuple[Segmentation, list[int]]:
+        """The blocks without any of the ``exclude`` flags, over the same elements, and
+        the index of each in ``blocks``: what the density score and the model see."""
+        index = [i for i, b in enumerate(self.blocks) if not b.flags & exclude]
+        if len(index) == len(self.blocks):
+            return self, index
+        blocks = self.blocks
+        seen = Segmentation([blocks[i] for i in index], self.nodes, self.tags, self.parents)
+        seen.named = self.named
+        return seen, index
+
+
+class Vocabulary:
+    """Class/id words and tag names mapped to bit positions, for the block model.
+
+    ``words`` are matched as whole tokens of the class and id attributes (split on
+    anything but letters and digits); ``stems`` as substrings, for words that sites glue
+    to others ("commentlist", "sharebar"). Tags match by name. ``text_words`` are words
+    of short blocks and headings ("share", "related"). Verdicts are cached per distinct
+    class+id string: a page repeats its class strings hundreds of times.
+    """
+
+    def __init__(
+        self,
+        words: list[str] = (),  # type: ignore[assignment]
+        stems: list[str] = (),  # type: ignore[assignment]
+        tags: list[str] = (),  # type: ignore[assignment]
+        text_words: list[str] = (),  # type: ignore[assignment]
+    ) -> None:
+        self.words = list(words)
+        self.stems = list(stems)
+        if any(not stem or _NAME_SPLIT.search(stem) for stem in self.stems):
+            raise ValueError("stems are lowercase letters and digits (see _token_bits)")
+        self.tags = list(tags)
+        self.text_words = list(text_words)
+        self.text_index = {w: i for i, w in enumerate(self.text_words)}
+        self.size = len(self.words) + len(self.stems) + len(self.tags)
+        self._word_bits = {w: 1 << i for i, w in enumerate(self.words)}
+        base = len(self.words)
+        # Stems by their first character: a stem inside a token starts with one of the
+        # token's characters, so only those stems need the substring test. And the
+        # search for any stem at all takes the alternatives grouped under their first
+        # character ("c(?:omment|ookie|...)"): sre tries a plain alternation's
+        # alternatives one by one at every position. With empty caches, the dev pages
+        # meet 144 new tokens a page; each took 3.4 us (search, and all 118 stems on
+        # the fifth that hold one), grouped 1.7 us.
+        self._stems_by_first: dict[str, list[tuple[str, int]]] = {}
+        for i, stem in enumerate(self.stems):
+            self._stems_by_first.setdefault(stem[0], []).append((stem, 1 << (base + i)))
+        self._any_stem = (
+            re.compile(
+                "|".join(
+                    re.escape(first) + "(?:" + "|".join(re.escape(s[1:]) for s, _ in group) + ")"
+                    for first, group in self._stems_by_first.items()
+                )
+            )
+            if self.stems
+            else None
+        )
+        base += len(self.stems)
+        self.tag_bits = {t: 1 << (base + i) for i, t in enumerate(self.tags)}
+        self._cache: dict[str, tuple[int, bool]] = {}
+        self._tokens: dict[str, int] = {}
+        # The bits of ASCII tokens as bytes (see _ASCII_NAME_TABLE); unusable when ""
+        # is a word, since the bytes split yields no empty token.
+        self._ascii_tokens: dict[bytes, int] | None = {} if "" not in self._word_bits else None
+
+    def _token_bits(self, token: str) -> int:
+        """The bits of one class/id token: its word, and every stem inside it. Stems
+        are letters only, so a stem found in the lowered names lies inside one token:
+        per token, the ~130 substring tests run once per distinct token instead of
+        once per distinct class+id string (ids are mostly unique)."""
+        bits = self._word_bits.get(token, 0)
+        # Nine in ten new tokens (ids, numbers, generated class hashes) hold no stem:
+        # one search of all stems at once settles them.
+        if self._any_stem is not None and self._any_stem.search(token):
+            stems_by_first = self._stems_by_first
+            for char in set(token):
+                for stem, bit in stems_by_first.get(char, ()):
+                    if stem in token:
+                        bits |= bit
+        if len(self._tokens) > 1 << 16:
+            self._tokens.clear()
+        self._tokens[token] = bits
+        return bits
+
+    def names(self, names: str) -> tuple[int, int]:
+        """(bit set of the vocabulary words, NAMED_* of the names)."""
+        verdict = self._cache.get(names)
+        if verdict is not None:
+            return verdict
+        lowered = names.lower()
+        mask = 0
+        tokens = self._tokens
+        ascii_tokens = self._ascii_tokens
+        if ascii_tokens is not None and names.isascii():
+            for raw in names.encode("ascii").translate(_ASCII_NAME_TABLE).split():
+                bits = ascii_tokens.get(raw)
+                if bits is None:
+                    token = raw.decode("ascii")
+                    bits = tokens.get(token)
+                    if bits is None:
+                        bits = self._token_bits(token)
+                    if len(ascii_tokens) > 1 << 16:
+                        ascii_tokens.clear()
+                    ascii_tokens[raw] = bits
+                mask |= bits
+        else:
+            for token in _NAME_SPLIT.split(lowered):
+                bits = tokens.get(token)
+                if bits is None:
+                    bits = self._token_bits(token)
+                mask |= bits
+        if lowered.isascii():
+            chrome = _CHROME_NAMES_ASCII.search(" " + lowered) is not None
+        else:
+            chrome = CHROME_NAMES.search(lowered) is not None
+        named = NAMED_NOTHING
+        if chrome:
+            named = NAMED_SIDEBAR if _SIDEBAR_NAME.search(lowered) else NAMED_CHROME
+        elif _BODY_NAME.search(lowered):
+            named = NAMED_BODY
+        verdict = (mask, named)
+        if len(self._cache) > 1 << 16:
+            self._cache.clear()
+        self._cache[names] = verdict
+        return verdict
+
+
+EMPTY_VOCABULARY = Vocabulary()
+
+
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+# A block is a paragraph of prose when it has at least PROSE_CHARS characters, ends a
+# sentence and is mostly not link text: what a story is made of, and what a sidebar of
+# teasers, link lists and widgets is not (select's orphan rule, blockmodel.story_end,
+# the extractor's comment retry).
+PROSE_CHARS = 60
+PROSE_LINK_SHARE = 0.5
+
+
+def is_prose(block: Block) -> bool:
+    """Whether a block reads as a paragraph of a story (see PROSE_CHARS)."""
+    size = len(block.text)
+    return (
+        size >= PROSE_CHARS
+        and block.link_chars < PROSE_LINK_SHARE * size
+        and block.kind not in HEADINGS
+        and ends_sentence(block.text)
+    )
+
+
+# The text of a heading's permalink: a sign standing for "link" (an icon-only one holds
+# no text, and the HTML rendering drops it as an empty link), or a zero-width space
+# (Docusaurus' hash-link: ``## Features\u200b`` in Markdown, and in the heading's text).
+_PERMALINK_TEXT = re.compile(r"^[\s#¶§🔗\uf0c1\u200b\u2060\ufeff]*$")
+
+
+def _is_permalink(link: LexborNode) -> bool:
+    """A heading's permalink anchor (documentation generators, wikis, blogs): a link to
+    a fragment whose text is a sign, or the fragment. It is no word of the heading, and
+    its text is read as none: in Markdown it would be ``## Title[¶](…#x)``. Tested here, on the
+    links inside headings only, rather than in prune, where finding them took one more
+    walk of the whole tree (0.17 ms at the median WCXB dev page)."""
+    href = link.attrs.get("href") or ""
+    if "#" not in href:
+        return False
+    text = link.text(deep=True)
+    # A sign, or the fragment itself printed as the link's text ("#section2").
+    return bool(_PERMALINK_TEXT.match(text)) or text.strip() == href.strip()
+
+
+# What segment() does with an element, by its tag.
+_TEXT, _BR, _PRE, _TABLE, _SKIP, _INLINE, _BLOCK = range(7)
+
+
+def _action(tag: str) -> int:
+    """_TEXT: a text node; _BR: a line break; _PRE: read whole; _TABLE: read row by
+    row when it holds data, else walked as a block; _SKIP: no text of its own
+    (comments, images, media fallback); _INLINE / _BLOCK: walked, a block element
+    (custom elements, "my-widget", count as blocks) ending the block before it."""
+    if tag == "-text":
+        return _TEXT
+    if tag == "br":
+        return _BR
+    if tag == "pre":
+        return _PRE
+    if tag == "table":
+        return _TABLE
+    if tag in NO_TEXT or tag.startswith("-"):
+        return _SKIP
+    return _BLOCK if tag in BLOCK_TAGS or "-" in tag else _INLINE
+
+
+# A table whose cells hold paragraphs, headings, lists or other tables lays out the
+# page (old sites, e-mail-style templates): its cells are walked like any container.
+# Otherwise it is data, read row by row.
+_LAYOUT_CONTENT = "p, div, ul, ol, h1, h2, h3, h4, h5, h6, pre, blockquote, article, section"
+
+
+def is_data_table(table: LexborNode) -> bool:
+    if table.css_first(_LAYOUT_CONTENT) is not None:
+        return False
+    # One cell per row is a box drawn with a table (an admonition, a framed note):
+    # its cells are paragraphs, not a one-column table.
+    if all(len(tr.css("th, td")) <= 1 for tr in table.css("tr")):
+        return False
+    # A node's css() includes the node itself, and "tr table" also matches a table
+    # nested in an outer table's row: only another table counts.
+    if table.css_first("tr table") is None:
+        return True
+    own = table.mem_id
+    return all(nested.mem_id == own for nested in table.css("tr table"))
+
+
+# Rows read between two looks at the extractor's deadline: a 4 MiB table of 64,000
+# rows takes 0.6 s to read (tools/bench_worst_case.py), about 10 ms per 1,024 rows.
+DEADLINE_ROWS = 1024
+
+
+def table_rows(table: LexborNode, deadline: Any = None) -> list[tuple[str, int, LexborNode]]:
+    """Caption and rows of a table as text lines, each with its link characters and
+    the element it was read from. ``deadline.check("segment")`` (the extractor's
+    processing deadline) is called every DEADLINE_ROWS rows."""
+    rows: list[tuple[str, int, LexborNode]] = []
+    caption = table.css_first("caption")
+    if caption is not None:
+        text = " ".join(caption.text(deep=True, separator=" ").split())
+        if text:
+            rows.append((text, 0, caption))
+    for count, tr in enumerate(table.css("tr"), 1):
+        if deadline is not None and count % DEADLINE_ROWS == 0:
+            deadline.check("segment")
+        cells = [" ".join(c.text(deep=True, separator=" ").split()) for c in tr.css("th, td")]
+        cells = [c for c in cells if c]
+        if cells:
+            links = sum(len(a.text(deep=True, strip=True)) for a in tr.css("a"))
+            rows.append((" | ".join(cells), links, tr))
+    return rows

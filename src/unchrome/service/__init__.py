@@ -1,0 +1,1 @@
+"""The HTTP service, ``unchrome serve`` (the [serve] extra)."""
