@@ -9,6 +9,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from unchrome._native._dom import page_elements
 from unchrome.errors import BlockedBySite, PageNotFound
+from unchrome.metadata import extract_metadata
 from unchrome.pipeline import classify
 from unchrome.pipeline.classify import (
     BOT_WALL_MAX_CHARS,
@@ -16,7 +17,6 @@ from unchrome.pipeline.classify import (
     classify_block,
     detect_kind,
 )
-from unchrome.pipeline.metadata import extract_metadata
 
 # ------------------------------------------------------------------ bot-wall fixtures
 

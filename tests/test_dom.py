@@ -233,10 +233,10 @@ def _reference_after(node, limit: int, steps: int, skip: frozenset[str], line: i
 
 
 def test_datelines_after_a_headline_are_its_following_text_nodes() -> None:
-    from unchrome.pipeline import metadata
+    from unchrome.metadata import dates
 
     tree = LexborHTMLParser(DATELINE_PAGE)
-    skip, ids = metadata._NO_TEXT_TAGS, metadata._NO_TEXT_IDS
+    skip, ids = dates._NO_TEXT_TAGS, dates._NO_TEXT_IDS
     for node in tree.css("h1, p, span, time"):
         for limit, steps in ((600, 200), (30, 200), (600, 3)):
             expected = _reference_after(node, limit, steps, skip, 80)
@@ -333,7 +333,7 @@ META_NAMES = st.sampled_from(["content", "property", "name", "http-equiv", "item
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.lists(st.tuples(META_NAMES, META_VALUES), max_size=5), max_size=6))
 def test_read_meta_reads_the_contents_as_the_attribute_dicts_do(tags: list) -> None:
-    from unchrome.pipeline.metadata import _clean
+    from unchrome.metadata.common import _clean
 
     markup = "".join(
         "<meta " + " ".join(f'{name}="{html.escape(value)}"' for name, value in attrs) + ">"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from selectolax.lexbor import LexborHTMLParser
 
-from unchrome.pipeline.metadata import Metadata, extract_metadata
+from unchrome.metadata import Metadata, extract_metadata
 
 
 def md(html: str, url: str | None = None) -> Metadata:

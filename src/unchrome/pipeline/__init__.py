@@ -1,5 +1,6 @@
 """The extraction pipeline, one module per stage, in the order ``extractor`` (the
-orchestrator) runs them: decode → parse → metadata (read before pruning) → prune →
-segment (``segmentation``: the blocks it makes) → score → select (with the block model,
-``unchrome.model``) → fallbacks → classify → render. ``feed`` reads RSS and Atom
-inputs. The compiled walks these stages call are in ``unchrome._native``."""
+orchestrator) runs them: decode → parse → metadata (``unchrome.metadata``, read
+before pruning) → prune → segment (``segmentation``: the blocks it makes) → score →
+select (with the block model, ``unchrome.model``) → fallbacks → classify → render.
+``feed`` reads RSS and Atom inputs. The compiled walks these stages call are in
+``unchrome._native``."""

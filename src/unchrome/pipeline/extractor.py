@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from unchrome import metadata
 from unchrome._native._dom import collapse, page_elements
 from unchrome.config import DEFAULT_CONFIG, Config, Favor
 from unchrome.errors import (
@@ -36,7 +37,6 @@ from unchrome.pipeline import (
     classify,
     fallbacks,
     feed,
-    metadata,
     prune,
     render,
     score,
