@@ -36,7 +36,8 @@ from unchrome.net import browser
 from unchrome.net.browser import Renderer, RenderLimits, client_rendering_sign, is_thin
 from unchrome.net.fetch import FetchConfig, fetch
 from unchrome.net.remote import read
-from unchrome.service.serve import ServiceSettings, create_app
+from unchrome.service.serve import create_app
+from unchrome.service.settings import ServiceSettings
 
 FIXTURES = Path(__file__).parent / "fixtures" / "render"
 STORY = json.loads((FIXTURES / "story.json").read_text())

@@ -25,7 +25,8 @@ import pytest
 import unchrome
 from net.servers import LocalServer, page, redirect
 from unchrome.net.fetch import FetchConfig
-from unchrome.service.serve import ServiceSettings, create_app
+from unchrome.service.serve import create_app
+from unchrome.service.settings import ServiceSettings
 
 ARTICLE = (
     b"<!doctype html><html><head><title>A story</title>"
@@ -146,7 +147,7 @@ def assert_error(resp: httpx.Response, status: int, code: str, retryable: bool) 
 
 def test_the_answer_carries_the_publication_and_modification_dates() -> None:
     from unchrome.result import Result
-    from unchrome.service.serve import payload, reader_text
+    from unchrome.service.models import payload, reader_text
 
     result = Result(title="A story", date="2025-01-02", date_modified="2025-03-04", text="x")
     body = payload(result, "text")

@@ -332,7 +332,8 @@ def _serve(argv: list[str]) -> int:
     except ExtraMissing as exc:
         print(f"unchrome serve: {exc.code}: {exc}", file=sys.stderr)
         return exit_code(exc)
-    from unchrome.service.serve import ServiceSettings, run
+    from unchrome.service.run import run
+    from unchrome.service.settings import ServiceSettings
 
     try:
         settings = ServiceSettings.from_env()

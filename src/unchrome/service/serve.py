@@ -21,242 +21,46 @@ Settings come from the environment (see :class:`ServiceSettings`). The service i
 to face the internet: every fetch goes through the SSRF guards of ``fetch.py``, request
 bodies are capped, work requests beyond the concurrency limit get 503 at once (a queue
 would only turn a burst into timeouts), and extraction runs in worker threads so one
-heavy page cannot stall the event loop.
-"""
+heavy page cannot stall the event loop."""
 
 from __future__ import annotations
 
-import asyncio
-import hmac
-import json
 import logging
-import os
-import time
-import uuid
-from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from urllib.parse import unquote
 
 import anyio
 from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from unchrome import schema
 from unchrome.config import Config
 from unchrome.errors import (
-    BodyTimeout,
-    ClientDisconnected,
     InvalidInput,
     InvalidURL,
-    Overloaded,
-    PayloadTooLarge,
-    Unauthorized,
     UnchromeError,
     UnsupportedContent,
 )
 from unchrome.formats import HTML_TYPES, XML_TYPES
-from unchrome.net.fetch import DEFAULT_FETCH_CONFIG, FetchConfig
 from unchrome.net.remote import aread
-from unchrome.result import Result
+from unchrome.service.middleware import AccessLog, Guard
+from unchrome.service.models import (
+    WITH_METADATA,
+    ErrorResponse,
+    ExtractRequest,
+    Format,
+    ReadRequest,
+    ReadResponse,
+    check_with_metadata,
+    error_response,
+    payload,
+    plain_error,
+    reader_text,
+)
+from unchrome.service.settings import ServiceSettings
 from unchrome.urls import is_web_url
-
-MiB = 1024 * 1024
-Format = Literal["markdown", "text", "html"]
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-access_log = logging.getLogger("unchrome.access")
-log = logging.getLogger("unchrome.serve")
-
-# Paths that do work (fetch or extract): behind auth and the concurrency limit.
-_WORK_PREFIXES = ("/v1/", "/r/")
-
-
-@dataclass(frozen=True)
-class ServiceSettings:
-    api_key: str | None = None  # UNCHROME_API_KEY: bearer token; None = no auth
-    max_body_bytes: int = 5 * MiB  # UNCHROME_MAX_BODY_BYTES
-    max_concurrency: int = 16  # UNCHROME_MAX_CONCURRENCY: work requests at once
-    # UNCHROME_BODY_DEADLINE: seconds a client has to send its whole request body
-    body_deadline: float = 30.0
-    # UNCHROME_HEADER_DEADLINE: seconds from the connection (or the last response) to
-    # the end of the next request's headers
-    header_deadline: float = 10.0
-    cors_origins: tuple[str, ...] = ()  # UNCHROME_CORS_ORIGINS: comma-separated; off
-    fetch_config: FetchConfig = field(default=DEFAULT_FETCH_CONFIG)
-    config: Config = field(default_factory=Config)  # UNCHROME_RENDER: its render mode
-
-    def __post_init__(self) -> None:
-        for name in ("max_body_bytes", "max_concurrency"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value <= 0:
-                raise InvalidInput(f"ServiceSettings.{name} must be a positive integer")
-        for name in ("body_deadline", "header_deadline"):
-            value = getattr(self, name)
-            if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
-                raise InvalidInput(f"ServiceSettings.{name} must be a positive number")
-
-    @classmethod
-    def from_env(cls, environ: MutableMapping[str, str] | None = None) -> ServiceSettings:
-        """Read ``UNCHROME_*`` variables.
-
-        ``UNCHROME_ALLOW_ADDRESSES`` (CIDRs) and ``UNCHROME_ALLOW_PORTS`` widen what may
-        be fetched, for an intranet deployment; the defaults are public internet only.
-        """
-        env = os.environ if environ is None else environ
-
-        def number(name: str, default: int) -> int:
-            raw = env.get(name, "").strip()
-            try:
-                return int(raw) if raw else default
-            except ValueError:
-                raise InvalidInput(f"{name} must be an integer, got {raw!r}") from None
-
-        def items(name: str) -> tuple[str, ...]:
-            return tuple(p.strip() for p in env.get(name, "").split(",") if p.strip())
-
-        try:
-            extra_ports = {int(p) for p in items("UNCHROME_ALLOW_PORTS")}
-        except ValueError:
-            raise InvalidInput("UNCHROME_ALLOW_PORTS must be comma-separated ports") from None
-        deadline = env.get("UNCHROME_FETCH_DEADLINE", "").strip()
-
-        def seconds(name: str, default: float) -> float:
-            raw = env.get(name, "").strip()
-            try:
-                return float(raw) if raw else default
-            except ValueError:
-                raise InvalidInput(f"{name} must be seconds, got {raw!r}") from None
-
-        fetch_config = FetchConfig(
-            allowed_ports=DEFAULT_FETCH_CONFIG.allowed_ports | extra_ports,
-            allow_addresses=items("UNCHROME_ALLOW_ADDRESSES"),
-            deadline=float(deadline) if deadline else DEFAULT_FETCH_CONFIG.deadline,
-        )
-        return cls(
-            api_key=env.get("UNCHROME_API_KEY") or None,
-            max_body_bytes=number("UNCHROME_MAX_BODY_BYTES", cls.max_body_bytes),
-            max_concurrency=number("UNCHROME_MAX_CONCURRENCY", cls.max_concurrency),
-            body_deadline=seconds("UNCHROME_BODY_DEADLINE", cls.body_deadline),
-            header_deadline=seconds("UNCHROME_HEADER_DEADLINE", cls.header_deadline),
-            cors_origins=items("UNCHROME_CORS_ORIGINS"),
-            fetch_config=fetch_config,
-            config=Config(render=env.get("UNCHROME_RENDER", "").strip().lower() or "never"),  # type: ignore[arg-type]
-        )
-
-
-# ---------------------------------------------------------------------------- models
-
-
-_WITH_METADATA = "the Markdown or text opens with a YAML front matter (title, author, dates...)"
-
-
-class ReadRequest(BaseModel):
-    url: str = Field(description="http(s) URL of the page to read", max_length=8192)
-    format: Format = "markdown"
-    target_selector: str | None = Field(None, description="CSS selector of the content")
-    remove_selector: str | None = Field(None, description="CSS selector of parts to drop")
-    favor: str | None = Field(None, description="precision, balanced (default) or recall")
-    engine: str | None = Field(
-        None, description="browser (render it), auto or direct (never); as X-Engine"
-    )
-    with_metadata: bool = Field(False, description=_WITH_METADATA)
-
-
-class ExtractRequest(BaseModel):
-    html: str = Field(description="the HTML document")
-    url: str | None = Field(None, description="base URL for links; nothing is fetched")
-    format: Format = "markdown"
-    target_selector: str | None = None
-    remove_selector: str | None = None
-    favor: str | None = Field(None, description="precision, balanced (default) or recall")
-    with_metadata: bool = Field(False, description=_WITH_METADATA)
-
-
-class ErrorBody(BaseModel):
-    code: str
-    message: str
-    retryable: bool
-
-
-class ErrorResponse(BaseModel):
-    error: ErrorBody
-
-
-_PYTHON_TYPES: dict[str, type] = {"str": str, "int": int, "float": float, "bool": bool}
-
-
-def _response_model() -> type[BaseModel]:
-    """The JSON answer's model, from the service's fields of unchrome.schema: the
-    content comes under the name of the requested format, the other two are absent."""
-    definitions: dict[str, Any] = {}
-    for f in schema.fields(schema.SERVICE):
-        kind: Any = _PYTHON_TYPES[f.type]
-        if f.name in schema.CONTENT:
-            definitions[f.name] = (kind | None, Field(None, description=f"{f.meaning} (format)"))
-        elif f.name == "format":
-            definitions[f.name] = (Format, Field(description=f.meaning))
-        else:
-            definitions[f.name] = (
-                kind | None if f.nullable else kind,
-                Field(description=f.meaning),
-            )
-    return create_model("ReadResponse", **definitions)
-
-
-ReadResponse = _response_model()
-
-
-def content(result: Result, fmt: Format, with_metadata: bool = False) -> str:
-    """The content in ``fmt``; ``with_metadata``: the Markdown or text opened by the
-    YAML front matter (HTML is refused before extraction, see _check_with_metadata)."""
-    if fmt == "markdown":
-        return result.to_markdown(with_metadata=with_metadata)
-    if fmt == "text":
-        return result.to_text(with_metadata=with_metadata)
-    return result.html
-
-
-def payload(result: Result, fmt: Format, with_metadata: bool = False) -> dict[str, Any]:
-    """The JSON answer: the service's fields of unchrome.schema, with the content under
-    the name of its format. Renders the Markdown or HTML: call it off the event loop."""
-    out: dict[str, Any] = {}
-    for name in _SERVICE_FIELDS:
-        if name == "format":
-            out[name] = fmt
-        elif name == fmt:
-            out[name] = content(result, fmt, with_metadata)
-        elif name not in schema.CONTENT:
-            out[name] = getattr(result, name)
-    return out
-
-
-_SERVICE_FIELDS = schema.names(schema.SERVICE)
-
-
-def reader_text(result: Result, fmt: Format, with_metadata: bool = False) -> str:
-    """The plain-text answer of ``/r/``: a short header (Jina Reader's names), then the
-    content. Renders the Markdown or HTML: call it off the event loop."""
-    label = {"markdown": "Markdown", "text": "Text", "html": "HTML"}[fmt]
-    lines = [f"Title: {result.title or ''}", "", f"URL Source: {result.url or ''}", ""]
-    if result.date:
-        lines += [f"Published Time: {result.date}", ""]
-    if result.date_modified:
-        lines += [f"Modified Time: {result.date_modified}", ""]
-    lines += [f"{label} Content:", content(result, fmt, with_metadata)]
-    return "\n".join(lines)
-
-
-def _check_with_metadata(fmt: str, with_metadata: bool) -> None:
-    if with_metadata and fmt == "html":
-        raise InvalidInput("with_metadata applies to the markdown and text formats, not html")
 
 
 def _flag(value: str | None, name: str) -> bool:
@@ -287,151 +91,6 @@ def _markup_type(content_type: str) -> bool:
         or mime == "text/plain"
         or mime.endswith(("+xml", "/xml"))
     )
-
-
-def error_response(error: UnchromeError) -> JSONResponse:
-    headers = {"Retry-After": "1"} if isinstance(error, Overloaded) else {}
-    if isinstance(error, Unauthorized):
-        headers["WWW-Authenticate"] = "Bearer"
-    return JSONResponse({"error": error.to_dict()}, error.http_status, headers=headers)
-
-
-def _plain_error(code: str, message: str, status: int) -> JSONResponse:
-    body = {"code": code, "message": message, "retryable": False}
-    return JSONResponse({"error": body}, status)
-
-
-# ----------------------------------------------------------------------- middleware
-
-
-class AccessLog:
-    """One JSON line per request (method, path without query, status, duration)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        request_id = uuid.uuid4().hex[:16]
-        status = 500
-
-        async def send_logged(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                message.setdefault("headers", []).append((b"x-request-id", request_id.encode()))
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_logged)
-        finally:
-            client = scope.get("client")
-            access_log.info(
-                json.dumps(
-                    {
-                        "event": "access",
-                        "request_id": request_id,
-                        "method": scope.get("method"),
-                        # The query may carry a target URL's secrets: not logged.
-                        "path": scope.get("path"),
-                        "status": status,
-                        "duration_ms": round((time.perf_counter() - started) * 1000, 1),
-                        "client": client[0] if client else None,
-                    }
-                )
-            )
-
-
-_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
-
-
-class Guard:
-    """Bearer auth and the concurrency limit, for work paths only (not /healthz)."""
-
-    def __init__(self, app: ASGIApp, settings: ServiceSettings) -> None:
-        self.app = app
-        self.settings = settings
-        self.active = 0  # single event loop: no lock needed around the counter
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith(_WORK_PREFIXES):
-            await self.app(scope, receive, send)
-            return
-        refusal = self._unauthorized(scope)
-        if refusal is None and scope.get("method") in _BODY_METHODS:
-            # The body is read before a slot is taken, within a deadline: a client that
-            # announces a body and stalls (or drips it a byte at a time) holds a
-            # connection until the deadline, never one of the work slots.
-            try:
-                receive = await self._buffered(scope, receive)
-            except UnchromeError as exc:
-                refusal = exc
-        if refusal is None and self.active >= self.settings.max_concurrency:
-            refusal = Overloaded(f"more than {self.settings.max_concurrency} requests in progress")
-        if refusal is not None:
-            await error_response(refusal)(scope, receive, send)
-            return
-        self.active += 1
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            self.active -= 1
-
-    async def _buffered(self, scope: Scope, receive: Receive) -> Receive:
-        """Read the whole request body (deadline and size limit), and return a receive
-        that hands it to the app as it came, then waits as the original does."""
-        headers = dict(scope.get("headers") or [])
-        limit = self.settings.max_body_bytes
-        declared = headers.get(b"content-length", b"")
-        if declared.isdigit() and int(declared) > limit:
-            raise PayloadTooLarge(f"request body over {limit} bytes")
-        chunks: list[bytes] = []
-        size = 0
-        try:
-            with anyio.fail_after(self.settings.body_deadline):
-                while True:
-                    message = await receive()
-                    if message["type"] == "http.disconnect":
-                        # A client that hung up mid-body, or whose chunked body uvicorn
-                        # could not read: its doing, one access line, no traceback.
-                        raise ClientDisconnected("the client left before its request body arrived")
-                    size += len(message.get("body", b""))
-                    if size > limit:
-                        raise PayloadTooLarge(f"request body over {limit} bytes")
-                    chunks.append(message.get("body", b""))
-                    if not message.get("more_body", False):
-                        break
-        except TimeoutError:
-            raise BodyTimeout(
-                f"the request body did not arrive within {self.settings.body_deadline:g} s"
-            ) from None
-        body = b"".join(chunks)
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        return replay
-
-    def _unauthorized(self, scope: Scope) -> UnchromeError | None:
-        key = self.settings.api_key
-        if key is not None:
-            headers = dict(scope.get("headers") or [])
-            given = headers.get(b"authorization", b"").decode("latin-1")
-            scheme, _, token = given.partition(" ")
-            # compare_digest: no timing oracle on the key.
-            if scheme.lower() != "bearer" or not hmac.compare_digest(
-                token.strip().encode(), key.encode()
-            ):
-                return Unauthorized("missing or wrong bearer token")
-        return None
 
 
 def _config(
@@ -473,7 +132,9 @@ def _extract_sync(html: str | bytes, url: str | None, content_type: str | None, 
 
 # ----------------------------------------------------------------------------- app
 
-_WITH_METADATA_HEADER = f"true: {_WITH_METADATA}"
+log = logging.getLogger("unchrome.serve")
+
+_WITH_METADATA_HEADER = f"true: {WITH_METADATA}"
 TargetHeader = Annotated[str | None, Header(description="CSS selector of the content")]
 RemoveHeader = Annotated[str | None, Header(description="CSS selector of parts to drop")]
 FavorHeader = Annotated[str | None, Header(description="precision, balanced (default) or recall")]
@@ -589,7 +250,7 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
     async def read_endpoint(request: Request, x_engine: EngineHeader = None) -> JSONResponse:
         body = await request.body()  # read by Guard, within its deadline and limit
         req = _parse(ReadRequest, body)
-        _check_with_metadata(req.format, req.with_metadata)
+        check_with_metadata(req.format, req.with_metadata)
         config = _config(settings.config, req.target_selector, req.remove_selector, req.favor)
         config = _engine(config, req.engine or x_engine)
         result = await aread(req.url, config=config, fetch_config=settings.fetch_config)
@@ -622,7 +283,7 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
             html, ctype = body, content_type or None
             with_metadata = _flag(x_with_metadata, "X-With-Metadata")
             config = _config(settings.config, x_target_selector, x_remove_selector, x_favor)
-        _check_with_metadata(format, with_metadata)
+        check_with_metadata(format, with_metadata)
         # Nothing is fetched: ``url`` is only the base for relative links, and the
         # result echoes it.
         if url is not None and url != "" and not is_web_url(url):
@@ -653,7 +314,7 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
         if fmt not in ("markdown", "text", "html"):
             raise InvalidInput("X-Return-Format must be markdown, text or html")
         with_metadata = _flag(x_with_metadata, "X-With-Metadata")
-        _check_with_metadata(fmt, with_metadata)
+        check_with_metadata(fmt, with_metadata)
         config = _config(settings.config, x_target_selector, x_remove_selector, x_favor)
         config = _engine(config, x_engine)
         result = await aread(url, config=config, fetch_config=settings.fetch_config)
@@ -712,7 +373,7 @@ def _error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _plain_error("INVALID_INPUT", "invalid request parameters", 400)
+        return plain_error("INVALID_INPUT", "invalid request parameters", 400)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -721,122 +382,12 @@ def _error_handlers(app: FastAPI) -> None:
             # target is no URL, and the caller's mistake.
             return error_response(InvalidURL("the target URL holds a control character"))
         code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
-        return _plain_error(code, str(exc.detail), exc.status_code)
+        return plain_error(code, str(exc.detail), exc.status_code)
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error")
-        return _plain_error("INTERNAL", "internal error", 500)
-
-
-# ----------------------------------------------------------------------------- run
-
-
-# How long an idle keep-alive connection stays open. Uvicorn's default, 5 s, is the very
-# moment httpx's pool reuses a connection (keepalive_expiry 5 s): under load a POST sent
-# on a connection the server was closing failed. This outlives the common clients' own
-# expiry (httpx 5 s, aiohttp 15 s, Go's net/http 90 s), so the client always closes
-# first. An idle connection holds a socket, not a concurrency slot.
-KEEP_ALIVE_SECONDS = 100
-
-
-def header_deadline_protocol(seconds: float) -> type:
-    """Uvicorn's h11 protocol, closing a connection whose request headers have not all
-    arrived ``seconds`` after it opened, or after the first byte of a request that
-    follows an idle keep-alive pause (which the keep-alive timeout bounds).
-
-    Uvicorn arms no timer before a request: a connection that sends nothing, or half a
-    request line, stays open for good, and enough of them exhaust the server's sockets
-    (its keep-alive timer runs only between requests, and any byte cancels it). A
-    client that drips its headers gains nothing: the deadline runs from the first byte.
-    """
-    from uvicorn.protocols.http.h11_impl import H11Protocol
-
-    class HeaderDeadlineProtocol(H11Protocol):  # type: ignore[misc]
-        _header_timer: asyncio.TimerHandle | None = None
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._arm()
-
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self.cycle is not None and not self.cycle.response_complete:
-                self._disarm()  # the request's headers are in: the body has its own deadline
-            elif self._header_timer is None:
-                self._arm()  # the first bytes of a request after an idle pause
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-
-        def _arm(self) -> None:
-            self._disarm()
-            self._header_timer = self.loop.call_later(seconds, self._headers_late)
-
-        def _disarm(self) -> None:
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-                self._header_timer = None
-
-        def _headers_late(self) -> None:
-            self._header_timer = None
-            if self.cycle is None or self.cycle.response_complete:
-                self.transport.close()
-
-        def send_400_response(self, msg: str) -> None:
-            """Malformed HTTP (a raw CR in the target, ``Content-Length: abc``), which
-            h11 refuses before any application code runs: answered in the service's
-            error shape rather than as uvicorn's plain text."""
-            import h11
-
-            body = json.dumps(
-                {"error": {"code": "INVALID_INPUT", "message": msg, "retryable": False}}
-            ).encode()
-            headers = [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ]
-            for event in (
-                h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
-                h11.Data(data=body),
-                h11.EndOfMessage(),
-            ):
-                self.transport.write(self.conn.send(event))
-            self.transport.close()
-            if self.cycle is not None:
-                # A request already handed to the app (its body was the malformed
-                # part) has been answered: what the app sends now goes nowhere, where
-                # h11 raised a LocalProtocolError into the log.
-                self.cycle.disconnected = True
-
-    return HeaderDeadlineProtocol
-
-
-def run(
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    *,
-    settings: ServiceSettings | None = None,
-    log_level: str = "info",
-) -> None:
-    """Serve until SIGINT/SIGTERM; in-flight requests get up to 10 s to finish."""
-    import uvicorn
-
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    settings = settings or ServiceSettings.from_env()
-    uvicorn.run(
-        create_app(settings),
-        http=header_deadline_protocol(settings.header_deadline),
-        host=host,
-        port=port,
-        log_level=log_level,
-        access_log=False,  # ours is structured, see AccessLog
-        timeout_graceful_shutdown=10,
-        timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        server_header=False,
-    )
+        return plain_error("INTERNAL", "internal error", 500)
 
 
 def __getattr__(name: str) -> Any:
