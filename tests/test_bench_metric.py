@@ -511,7 +511,7 @@ def test_loco_system_extracts_each_page_with_the_model_trained_without_its_sourc
 ) -> None:
     import dataclasses
 
-    from unchrome.model import blockmodel
+    from unchrome.model import blockmodel, trees
 
     # A "model" for one source that is sure of every block, none for the other: the
     # pages of the first source come out with the sidebar that the model adds, the
@@ -520,7 +520,7 @@ def test_loco_system_extracts_each_page_with_the_model_trained_without_its_sourc
     assert packaged is not None
     sure = dataclasses.replace(
         packaged,
-        trees=blockmodel.ObliviousTrees(
+        trees=trees.ObliviousTrees(
             packaged.trees.feature,
             packaged.trees.border,
             packaged.trees.leaves,

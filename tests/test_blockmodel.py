@@ -17,8 +17,9 @@ from selectolax.lexbor import LexborHTMLParser
 import unchrome
 from unchrome._native import _blocktext
 from unchrome.config import Config
-from unchrome.model import blockmodel
-from unchrome.model.blockmodel import ObliviousTrees, adapt_drop_thresholds, decide, expected_f1
+from unchrome.model import blockmodel, features, policy
+from unchrome.model.policy import adapt_drop_thresholds, decide, expected_f1
+from unchrome.model.trees import ObliviousTrees
 from unchrome.pipeline import render, score, segment, segmentation, select
 from unchrome.pipeline.extractor import Trace
 
@@ -253,7 +254,7 @@ def test_story_end_cuts_teasers_and_their_heading_after_the_story():
         *(block(t, kind="h3", linked=True) for t in TEASERS),
         block("A one-line summary of the rail strike teaser, which ends a sentence."),
     ]
-    keep = blockmodel.story_end(blocks, np.ones(len(blocks), dtype=bool))
+    keep = policy.story_end(blocks, np.ones(len(blocks), dtype=bool))
     kept = [b.text for b, k in zip(blocks, keep, strict=True) if k]
     # The story and its sign-off stay; the heading and every card after it go.
     assert kept == [*STORY[:3], "(END)"]
@@ -263,22 +264,22 @@ def test_story_end_leaves_what_the_model_is_sure_of():
     blocks = [*(block(p) for p in STORY[:3]), *(block(t, kind="h3", linked=True) for t in TEASERS)]
     keep = np.ones(len(blocks), dtype=bool)
     probs = np.array([0.9, 0.9, 0.9, 0.95, 0.2, 0.5])
-    kept = blockmodel.story_end(blocks, keep, probs)
+    kept = policy.story_end(blocks, keep, probs)
     assert kept.tolist() == [True, True, True, True, False, False]
 
 
 def test_story_end_leaves_a_listing_with_one_paragraph_of_introduction():
     blocks = [block(STORY[0]), *(block(t, kind="li", linked=True) for t in TEASERS * 4)]
     keep = np.ones(len(blocks), dtype=bool)
-    assert blockmodel.story_end(blocks, keep).all()
+    assert policy.story_end(blocks, keep).all()
 
 
 def test_story_end_leaves_links_inside_the_story_and_a_story_without_teasers():
     inside = [block(STORY[0]), block(TEASERS[0], linked=True), *(block(p) for p in STORY[1:4])]
     keep = np.ones(len(inside), dtype=bool)
-    assert blockmodel.story_end(inside, keep).all()
+    assert policy.story_end(inside, keep).all()
     plain = [*(block(p) for p in STORY[:4]), block("Photo: the reading room", kind="figcaption")]
-    assert blockmodel.story_end(plain, np.ones(len(plain), dtype=bool)).all()
+    assert policy.story_end(plain, np.ones(len(plain), dtype=bool)).all()
 
 
 def test_an_article_page_ends_with_its_story_not_with_the_ranking_under_it():
@@ -299,10 +300,10 @@ def test_an_article_page_ends_with_its_story_not_with_the_ranking_under_it():
 def test_a_listing_keeps_the_items_the_model_is_unsure_of_where_an_article_drops_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The page profile (blockmodel.profile_thresholds): on a page that is not an
+    # The page profile (policy.profile_thresholds): on a page that is not an
     # article, a block inside the selection stays from p 0.5; an article's stay from
     # 0.6. The per-page adaptation of the thresholds is held still to see only that.
-    monkeypatch.setattr(blockmodel, "adapt_drop_thresholds", lambda drop, probs, chars: drop)
+    monkeypatch.setattr(policy, "adapt_drop_thresholds", lambda drop, probs, chars: drop)
 
     def probabilities(self, seg, agg, sel, ctx, rows=None):  # type: ignore[no-untyped-def]
         return np.array([0.55 if b.text.startswith("Oak shelf") else 0.99 for b in seg.blocks])
@@ -418,7 +419,7 @@ def test_packaged_model_loads_and_builds_its_own_feature_width():
     )
     unchrome.Extractor().extract(html, trace=trace)
     assert trace.seg is not None and trace.agg and trace.sel and trace.ctx
-    x = blockmodel.features(trace.seg, trace.agg, trace.sel, trace.ctx, model.vocab)
+    x = features.features(trace.seg, trace.agg, trace.sel, trace.ctx, model.vocab)
     assert x.shape == (len(trace.seg.blocks), len(model.names))
     assert np.isfinite(x).all()
 
@@ -441,20 +442,20 @@ def test_inference_columns_and_rows_are_slices_of_the_full_matrix():
     )
     unchrome.Extractor().extract(html, trace=trace)
     args = (trace.seg, trace.agg, trace.sel, trace.ctx, model.vocab)
-    full = blockmodel.features(*args)  # type: ignore[arg-type]
+    full = features.features(*args)  # type: ignore[arg-type]
     n = len(full)
     assert n > 5
     columns = model.trees.used
     rows = np.array([1, 3, n - 1])
-    assert np.array_equal(blockmodel.features(*args, columns=columns), full[:, columns].T)  # type: ignore[arg-type]
+    assert np.array_equal(features.features(*args, columns=columns), full[:, columns].T)  # type: ignore[arg-type]
     assert np.array_equal(
-        blockmodel.features(*args, columns=columns, rows=rows),  # type: ignore[arg-type]
+        features.features(*args, columns=columns, rows=rows),  # type: ignore[arg-type]
         full[rows][:, columns].T,
     )
-    assert np.array_equal(blockmodel.features(*args, rows=rows), full[rows])  # type: ignore[arg-type]
+    assert np.array_equal(features.features(*args, rows=rows), full[rows])  # type: ignore[arg-type]
 
 
-KIND_OF = {kind: i for i, kind in enumerate(blockmodel.KINDS)}
+KIND_OF = {kind: i for i, kind in enumerate(features.KINDS)}
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
@@ -465,19 +466,19 @@ def reference_features(
     seg: segmentation.Segmentation,
     agg: score.Aggregate,
     sel: select.Selection,
-    ctx: blockmodel.PageContext,
+    ctx: features.PageContext,
     vocab: segmentation.Vocabulary,
 ) -> np.ndarray:
     blocks = seg.blocks
     n = len(blocks)
-    width = len(blockmodel.feature_names(vocab))
+    width = len(features.feature_names(vocab))
     if not n:
         return np.zeros((0, width), dtype=np.float32)
     texts = [b.text for b in blocks]
     chars = np.array([len(t) for t in texts], dtype=np.float64)
     links = np.array([b.link_chars for b in blocks], dtype=np.float64)
     flags = np.array([b.flags for b in blocks], dtype=np.int64)
-    other = len(blockmodel.KINDS)
+    other = len(features.KINDS)
     kinds = np.array([KIND_OF.get(b.kind, other) for b in blocks])
     heading = np.array([b.kind in HEADINGS for b in blocks], dtype=np.float64)
     up = [np.array([b.path[-1 - k] if len(b.path) > k else -1 for b in blocks]) for k in range(3)]
@@ -546,10 +547,10 @@ def reference_features(
             runs[start:i] = (i - start) / n
             start = i
     columns += [*before, *after, window[3], window[1], window[0], window[2], runs]
-    columns += [np.full(n, v) for v in blockmodel._page_row(n, agg, sel, ctx)]
+    columns += [np.full(n, v) for v in features._page_row(n, agg, sel, ctx)]
     for masks in ([b.near_mask for b in blocks], [b.far_mask for b in blocks]):
         columns += [np.array([(mask >> t) & 1 for mask in masks]) for t in range(vocab.size)]
-    says, under = blockmodel.text_word_columns(blocks, vocab)
+    says, under = features.text_word_columns(blocks, vocab)
     columns += [*says.T, *under.T]
     assert len(columns) == width
     return np.column_stack([np.asarray(c, dtype=np.float64) for c in columns]).astype(np.float32)
@@ -588,11 +589,11 @@ def generated_page(
     elements: int,
     vocab: segmentation.Vocabulary,
     empty_texts: bool = False,
-) -> tuple[segmentation.Segmentation, score.Aggregate, select.Selection, blockmodel.PageContext]:
+) -> tuple[segmentation.Segmentation, score.Aggregate, select.Selection, features.PageContext]:
     """Blocks of random kinds, texts, links, flags and paths over a random element tree;
     the selection drawn at random too (the features read it, not how it was made)."""
     parents = [-1] + [int(rng.integers(0, e)) for e in range(1, elements)]
-    kinds = [*blockmodel.KINDS, "nav", "x-widget"]
+    kinds = [*features.KINDS, "nav", "x-widget"]
     texts = GENERATED_TEXTS + ([""] if empty_texts else [])
     # A few bit sets per page, so that blocks share shapes as a page's do.
     bits = (1 << vocab.size) - 1
@@ -624,7 +625,7 @@ def generated_page(
     sel = select.Selection(
         winner, [max(winner, 0)], bool(rng.random() < 0.3), rng.random(n) < 0.6, rng.random(n) < 0.2
     )
-    ctx = blockmodel.PageContext(
+    ctx = features.PageContext(
         url=[
             "https://example.com/news/2024/05/some-post.html",
             None,
@@ -661,7 +662,7 @@ def test_compiled_features_match_the_numpy_reference_on_generated_pages(seed, n,
     v = SMALL_VOCAB if vocab == "small" else model.vocab
     rng = np.random.default_rng(seed)
     seg, agg, sel, ctx = generated_page(rng, n, elements, v)
-    full = blockmodel.features(seg, agg, sel, ctx, v)
+    full = features.features(seg, agg, sel, ctx, v)
     assert same_bits(full, reference_features(seg, agg, sel, ctx, v))
     assert np.isfinite(full).all()
 
@@ -677,8 +678,8 @@ def test_compiled_features_keep_numpys_nan_for_a_block_without_text():
     seg.blocks[10].path = (0, 99)
     agg = score.aggregate(seg)
     assert agg.chars[99] == 0
-    full = blockmodel.features(seg, agg, sel, ctx, SMALL_VOCAB)
-    names = blockmodel.feature_names(SMALL_VOCAB)
+    full = features.features(seg, agg, sel, ctx, SMALL_VOCAB)
+    names = features.feature_names(SMALL_VOCAB)
     assert np.isnan(full[10, names.index("link_share")])
     assert np.isnan(full[11, names.index("prev_link")])
     assert full[10, names.index("owner_link")] == 0.0
@@ -696,20 +697,20 @@ def test_column_and_row_subsets_are_the_full_matrix_gathered(seed):
     n, elements = int(rng.integers(1, 80)), int(rng.integers(0, 40))
     seg, agg, sel, ctx = generated_page(rng, n, elements, model.vocab)
     args = (seg, agg, sel, ctx, model.vocab)
-    full = blockmodel.features(*args)
+    full = features.features(*args)
     width = full.shape[1]
     for _ in range(4):
         columns = np.sort(rng.choice(width, int(rng.integers(0, width)), replace=False))
         rows = np.sort(rng.choice(n, int(rng.integers(0, n + 1)), replace=False))
-        assert same_bits(blockmodel.features(*args, columns=columns), full[:, columns].T.copy())
-        assert same_bits(blockmodel.features(*args, rows=rows), full[rows])
-        part = blockmodel.features(*args, columns=columns, rows=rows)
+        assert same_bits(features.features(*args, columns=columns), full[:, columns].T.copy())
+        assert same_bits(features.features(*args, rows=rows), full[rows])
+        part = features.features(*args, columns=columns, rows=rows)
         assert same_bits(part, full[rows][:, columns].T.copy())
     used = model.trees.used
-    assert same_bits(blockmodel.features(*args, columns=used), full[:, used].T.copy())
+    assert same_bits(features.features(*args, columns=used), full[:, used].T.copy())
     empty = np.zeros(0, dtype=np.intp)
-    assert blockmodel.features(*args, columns=used, rows=empty).shape == (len(used), 0)
-    assert blockmodel.features(*args, rows=empty).shape == (0, width)
+    assert features.features(*args, columns=used, rows=empty).shape == (len(used), 0)
+    assert features.features(*args, rows=empty).shape == (0, width)
 
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pipeline"
@@ -736,11 +737,11 @@ def test_compiled_features_match_the_numpy_reference_on_real_pages(name):
     assert trace.ctx is not None
     assert len(trace.seg.blocks) == {"one block": 1, "no block": 0}.get(name, len(trace.seg.blocks))
     args = (trace.seg, trace.agg, trace.sel, trace.ctx, model.vocab)
-    full = blockmodel.features(*args)
+    full = features.features(*args)
     assert same_bits(full, reference_features(*args))
     rows = np.flatnonzero(trace.sel.in_root)
     used = model.trees.used
-    part = blockmodel.features(*args, columns=used, rows=rows)
+    part = features.features(*args, columns=used, rows=rows)
     assert same_bits(part, full[rows][:, used].T.copy())
 
 
@@ -750,13 +751,13 @@ def test_features_refuse_columns_and_rows_they_cannot_place():
     rng = np.random.default_rng(5)
     seg, agg, sel, ctx = generated_page(rng, 10, 5, SMALL_VOCAB)
     args = (seg, agg, sel, ctx, SMALL_VOCAB)
-    width = len(blockmodel.feature_names(SMALL_VOCAB))
+    width = len(features.feature_names(SMALL_VOCAB))
     for columns in ([3, 1], [0, width], [-1, 2]):
         with pytest.raises(ValueError, match="column"):
-            blockmodel.features(*args, columns=np.array(columns))
+            features.features(*args, columns=np.array(columns))
     for rows in ([0, 10], [-1]):
         with pytest.raises(IndexError):
-            blockmodel.features(*args, rows=np.array(rows))
+            features.features(*args, rows=np.array(rows))
 
 
 def test_a_model_built_for_other_features_is_refused():

@@ -275,7 +275,7 @@ def test_str_input_over_the_cap_is_truncated_too():
 
 def test_400k_list_items_extract_without_the_model_blowing_up():
     # A page of 400,000 one-word list items: per-block feature matrices of that size
-    # took 5.8 GB and ran past the 30 s deadline; past blockmodel.MAX_MODEL_BLOCKS the
+    # took 5.8 GB and ran past the 30 s deadline; past policy.MAX_MODEL_BLOCKS the
     # density selection stands.
     html = "<html><body><ul>" + "<li>z</li>" * 400_000 + "</ul></body></html>"
     result = unchrome.extract(html)

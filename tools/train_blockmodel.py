@@ -34,7 +34,7 @@ the assembled text) per page type or source, for the density winner alone and fo
 model, and the same for a model trained on every corpus and run on Readability.js's
 test pages, which it never saw. ``fit`` trains on every page of the corpora in FIT_ON
 (``--fit-on``; the shipped model: WCXB and the news set) with the same settings and
-exports the trees for blockmodel.ObliviousTrees. ``--seed`` changes CatBoost's random
+exports the trees for trees.ObliviousTrees. ``--seed`` changes CatBoost's random
 seed (shipped: 7). Two seeds give the noise floor an experiment must clear: with seeds 7
 and 11, out-of-fold F1 per type moved by up to 0.02 on collection pages and about 0.005
 on the others, with the same data and folds.
@@ -67,8 +67,8 @@ sys.path.insert(0, str(ROOT))  # benchmarks/
 
 from benchmarks import bench  # noqa: E402
 from unchrome.errors import UnchromeError  # noqa: E402
-from unchrome.model import blockmodel  # noqa: E402
-from unchrome.model.blockmodel import ANCESTOR_TAGS, NAME_STEMS  # noqa: E402
+from unchrome.model import blockmodel, features, policy, trees  # noqa: E402
+from unchrome.model.features import ANCESTOR_TAGS, NAME_STEMS  # noqa: E402
 from unchrome.pipeline import extractor, render, segmentation, select  # noqa: E402
 
 CACHE = ROOT / "bench-out" / "blockmodel"
@@ -108,9 +108,9 @@ WEIGHT_FLOOR = 2.0
 
 # CatBoost's oblivious trees: same cross-validated F1 as LightGBM's leaf-wise trees on
 # this data (0.861 both), and an oblivious tree is evaluated for every block with one
-# gather and one comparison (blockmodel.ObliviousTrees).
+# gather and one comparison (trees.ObliviousTrees).
 # Out of fold (5 folds grouped by domain, seed 7, shipped thresholds, before they
-# adapted to the page: see blockmodel.EXPECTED_F1_PIVOT), these settings gave all
+# adapted to the page: see policy.EXPECTED_F1_PIVOT), these settings gave all
 # 0.872, service 0.833, listing 0.716, collection 0.690, product 0.687, "without"
 # 9.9%. Tried against them and not kept, none better than the seed noise (about
 # 0.005 per type, 0.01 on collection):
@@ -164,7 +164,7 @@ CATBOOST = {
     "verbose": 0,
     "allow_writing_files": False,
 }
-# blockmodel.decide's thresholds, from the grid that `cv` prints.
+# policy.decide's thresholds, from the grid that `cv` prints.
 DROP_STRUCTURED_BELOW = 0.3
 DROP_BELOW = 0.6
 ADD_ABOVE = 0.6
@@ -182,11 +182,11 @@ GRID = (
     (0.4, 0.6, 0.6),
 )
 
-# The article profile (blockmodel.story_end) after the model's decision, as the
+# The article profile (policy.story_end) after the model's decision, as the
 # extractor runs it; ``--no-story-end`` measures without it.
 STORY_END = True
 # The page profile's thresholds on pages that are not articles
-# (blockmodel.profile_thresholds); ``--no-page-profile`` measures without it.
+# (policy.profile_thresholds); ``--no-page-profile`` measures without it.
 PAGE_PROFILE = True
 # Threshold shifts tried for Config.favor.
 FAVOR_GRID = (-0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3)
@@ -231,7 +231,7 @@ def text_words(records: list[dict[str, Any]]) -> list[str]:
             if len(text) >= 80:
                 continue
             words = _TOKEN.findall(text.lower())
-            if not words or (len(words) > blockmodel.SAYS_MAX_WORDS and kind[0] != "h"):
+            if not words or (len(words) > features.SAYS_MAX_WORDS and kind[0] != "h"):
                 continue
             for word in words:
                 if not word.isdigit():
@@ -309,7 +309,7 @@ def prepare(args: argparse.Namespace) -> None:
         vocab = segmentation.Vocabulary(*load("wcxb")["vocab"])
         records, xs = prepare_pages(pages, [p.file_id for p in pages], vocab, "readability")
         for index, record in enumerate(records):
-            says, under = blockmodel.text_word_columns(_shells(record), vocab)
+            says, under = features.text_word_columns(_shells(record), vocab)
             xs[index] = np.hstack([xs[index], says, under]).astype(np.float32)
         save("readability", vocab, records, xs)
         print(f"prepared {len(pages)} pages in {time.perf_counter() - started:.0f} s")
@@ -334,7 +334,7 @@ def prepare(args: argparse.Namespace) -> None:
     for suite, (records, xs) in prepared.items():
         # Text-word columns come last and are added once their vocabulary is known.
         for index, record in enumerate(records):
-            says, under = blockmodel.text_word_columns(_shells(record), vocab)
+            says, under = features.text_word_columns(_shells(record), vocab)
             xs[index] = np.hstack([xs[index], says, under]).astype(np.float32)
         save(suite, vocab, records, xs)
         print(f"{suite}: {len(records)} pages, {sum(len(x) for x in xs)} blocks")
@@ -369,10 +369,10 @@ def prepare_pages(
             and trace.sel is not None
             and trace.ctx is not None
         ):
-            x = blockmodel.features(seg, trace.agg, trace.sel, trace.ctx, structural)
+            x = features.features(seg, trace.agg, trace.sel, trace.ctx, structural)
             blocks = seg.blocks
         else:
-            x = np.zeros((0, len(blockmodel.feature_names(structural))), dtype=np.float32)
+            x = np.zeros((0, len(features.feature_names(structural))), dtype=np.float32)
             blocks = []
         texts = [b.text for b in blocks]
         labels, counts = label_blocks(texts, page.truth, page.cjk_tokens)
@@ -384,7 +384,7 @@ def prepare_pages(
             "baseline_text": text, "fallback": fallback,
             "kinds": [b.kind for b in blocks], "texts": texts,
             "links": [b.link_chars for b in blocks],
-            "article": trace.ctx is not None and blockmodel.is_article(trace.ctx),
+            "article": trace.ctx is not None and policy.is_article(trace.ctx),
             # Blocks of a named sidebar, which the extractor leaves out whatever the
             # model says (select.sidebar_elements).
             "aside": trace.sel.aside.tolist() if blocks and trace.sel is not None else [],
@@ -488,20 +488,17 @@ def model_texts(
     thresholds: tuple[float, float, float] | None = None,
     shift: float = 0.0,
 ) -> list[str]:
-    """What the extractor outputs for these probabilities (blockmodel.decide), under
+    """What the extractor outputs for these probabilities (policy.decide), under
     (drop structured below, drop other below, add above)."""
     structured, other, add_above = thresholds or (DROP_STRUCTURED_BELOW, DROP_BELOW, ADD_ABOVE)
     offsets = np.cumsum([0] + [len(r["labels"]) for r in records])
-    in_root = blockmodel.BLOCK_FEATURES.index("in_root")
-    noise = blockmodel.BLOCK_FEATURES.index("link_noise")
+    in_root = features.BLOCK_FEATURES.index("in_root")
+    noise = features.BLOCK_FEATURES.index("link_noise")
     page_features = (
-        len(blockmodel.BLOCK_FEATURES)
-        + len(blockmodel.KINDS)
-        + 1
-        + len(blockmodel.NEIGHBOUR_FEATURES)
+        len(features.BLOCK_FEATURES) + len(features.KINDS) + 1 + len(features.NEIGHBOUR_FEATURES)
     )
-    orphan = page_features + blockmodel.PAGE_FEATURES.index("orphan")
-    winner_p = page_features + blockmodel.PAGE_FEATURES.index("winner_p")
+    orphan = page_features + features.PAGE_FEATURES.index("orphan")
+    winner_p = page_features + features.PAGE_FEATURES.index("winner_p")
     texts = []
     for i, (record, x) in enumerate(zip(records, xs, strict=True)):
         page_probs = probs[offsets[i] : offsets[i + 1]]
@@ -509,27 +506,25 @@ def model_texts(
             shells = _shells(record)
             region = (x[:, in_root] > 0) & (x[:, noise] == 0)
             chars = np.array([len(t) for t in record["texts"]])
-            story = x[0, orphan] == 0 and x[0, winner_p] >= blockmodel.STORY_P_SHARE
+            story = x[0, orphan] == 0 and x[0, winner_p] >= policy.STORY_P_SHARE
             if story:
                 # Beside a story the extractor computes no probability outside the
                 # selection (BlockModel.keep): they are 0 when it adapts its thresholds.
                 page_probs = np.where(region, page_probs, 0.0)
             article = story or bool(record.get("article"))
-            page_structured, page_other, page_add = blockmodel.profile_thresholds(
+            page_structured, page_other, page_add = policy.profile_thresholds(
                 article or not PAGE_PROFILE, structured, other, add_above
             )
-            drop_below = blockmodel.drop_thresholds(
+            drop_below = policy.drop_thresholds(
                 shells, page_structured, page_other, page_probs, chars
             )
-            keep = blockmodel.decide(page_probs, region, chars, drop_below, page_add, story)
+            keep = policy.decide(page_probs, region, chars, drop_below, page_add, story)
             after_story = np.zeros(len(keep), dtype=bool)
             if STORY_END and article:
-                ended = blockmodel.story_end(shells, keep, page_probs)
+                ended = policy.story_end(shells, keep, page_probs)
                 after_story, keep = keep & ~ended, ended
             if shift:
-                keep = blockmodel.decide(
-                    page_probs, region, chars, drop_below, page_add, story, shift
-                )
+                keep = policy.decide(page_probs, region, chars, drop_below, page_add, story, shift)
                 keep &= ~after_story
             if record.get("aside"):
                 keep = select.beside_sidebars(keep, np.array(record["aside"], dtype=bool))
@@ -638,7 +633,7 @@ def cross_validate(args: argparse.Namespace) -> None:
 
 def grid(args: argparse.Namespace) -> None:
     """The tables of ``cv`` from its saved predictions: per corpus, the density
-    selection alone and the model out of fold under each set of blockmodel.decide
+    selection alone and the model out of fold under each set of policy.decide
     thresholds, then the cross-corpus rows and Readability's."""
     caches = corpora()
     data = bench.resolve_data_dir(args.data)
@@ -669,7 +664,7 @@ def grid(args: argparse.Namespace) -> None:
         print("<drop structured below> <drop other below> <add above>:")
         print_rows(rows)
         print(f"{suite}, out of fold: mean precision / recall / F1 with every threshold moved")
-        print("by a shift (Config.favor, blockmodel.FAVOR_SHIFT):")
+        print("by a shift (Config.favor, policy.FAVOR_SHIFT):")
         for shift in FAVOR_GRID:
             texts = model_texts(records, xs, probs, shift=shift)
             f, p, r = np.mean(
@@ -719,19 +714,19 @@ def export(
     check: np.ndarray,
     trained_on: tuple[str, ...] = CORPORA,
 ) -> None:
-    """CatBoost's oblivious trees as arrays for blockmodel.ObliviousTrees, checked
+    """CatBoost's oblivious trees as arrays for trees.ObliviousTrees, checked
     against CatBoost's own raw predictions on ``check``."""
     with tempfile.TemporaryDirectory() as tmp:
         dumped = Path(tmp) / "model.json"
         model.save_model(str(dumped), format="json")
         data = json.loads(dumped.read_text())
     flat = [f["flat_feature_index"] for f in data["features_info"]["float_features"]]
-    trees = data["oblivious_trees"]
-    depth = max(len(t["splits"]) for t in trees)
-    feature = np.zeros((len(trees), depth), dtype=np.int32)
-    border = np.full((len(trees), depth), np.inf, dtype=np.float32)
-    leaves = np.zeros((len(trees), 1 << depth), dtype=np.float64)
-    for i, tree in enumerate(trees):
+    tree_list = data["oblivious_trees"]
+    depth = max(len(t["splits"]) for t in tree_list)
+    feature = np.zeros((len(tree_list), depth), dtype=np.int32)
+    border = np.full((len(tree_list), depth), np.inf, dtype=np.float32)
+    leaves = np.zeros((len(tree_list), 1 << depth), dtype=np.float64)
+    for i, tree in enumerate(tree_list):
         for j, split in enumerate(tree["splits"]):
             feature[i, j] = flat[split["float_feature_index"]]
             border[i, j] = split["border"]
@@ -739,7 +734,7 @@ def export(
         leaves[i, : len(values)] = values
     scale, bias = data["scale_and_bias"]
     bias = float(bias[0] if isinstance(bias, list) else bias)
-    ours = blockmodel.ObliviousTrees(feature.astype(np.int64), border, leaves, bias, scale)
+    ours = trees.ObliviousTrees(feature.astype(np.int64), border, leaves, bias, scale)
     theirs = model.predict(check, prediction_type="RawFormulaVal")
     if not np.allclose(ours.raw(check.astype(np.float32)), theirs, atol=1e-4):
         raise AssertionError("exported trees disagree with CatBoost's predictions")
@@ -748,7 +743,7 @@ def export(
         "text_words": vocab.text_words, "bias": bias, "scale": scale,
         "drop_below": DROP_BELOW, "drop_structured_below": DROP_STRUCTURED_BELOW,
         "add_above": ADD_ABOVE,
-        "names": blockmodel.feature_names(vocab),
+        "names": features.feature_names(vocab),
         "trained_on": f"{', '.join(trained_on)} (WCXB dev split: CC-BY-4.0), "
                       "tools/train_blockmodel.py",
     }  # fmt: skip
@@ -777,13 +772,13 @@ def main() -> None:
     parser.add_argument(
         "--no-story-end",
         action="store_true",
-        help="score without the article profile (blockmodel.story_end)",
+        help="score without the article profile (policy.story_end)",
     )
     parser.add_argument(
         "--no-page-profile",
         action="store_true",
         help="score pages that are not articles with the article thresholds "
-        "(blockmodel.profile_thresholds)",
+        "(policy.profile_thresholds)",
     )
     parser.add_argument(
         "--fit-on",

@@ -1,7 +1,7 @@
 """The lists of formats more than one stage reads, written once: media types of pages
 and feeds, and the schema.org types of an article.
 
-(The block model's own JSON-LD groups, blockmodel.LD_GROUPS, stay beside the model: they
+(The block model's own JSON-LD groups, features.LD_GROUPS, stay beside the model: they
 are features it was trained on.)
 """
 

@@ -32,7 +32,7 @@ from unchrome.errors import (
     UnsupportedContent,
 )
 from unchrome.formats import HTML_TYPES, XML_TYPES
-from unchrome.model import blockmodel
+from unchrome.model import blockmodel, features
 from unchrome.pipeline import (
     classify,
     fallbacks,
@@ -117,7 +117,7 @@ class Trace:
     seg: Segmentation | None = None  # the blocks the density score and the model saw
     agg: score.Aggregate | None = None
     sel: select.Selection | None = None
-    ctx: blockmodel.PageContext | None = None
+    ctx: features.PageContext | None = None
     fallback: str | None = None  # the fallback's text, when one replaced the page's
     content: Content | None = None  # the selection every rendering reads
 
@@ -129,7 +129,7 @@ class _Seen:
     seg: Segmentation
     agg: score.Aggregate
     sel: select.Selection
-    ctx: blockmodel.PageContext
+    ctx: features.PageContext
 
 
 class _Deadline:
@@ -434,7 +434,7 @@ class Extractor:
         check("select")
         sel = select.select_blocks(view, agg, cfg.scorer.score if cfg.scorer else None)
         check("select")
-        ctx = blockmodel.PageContext(
+        ctx = features.PageContext(
             url=url,
             title=title,
             og_type=meta.og_type,

@@ -275,7 +275,7 @@ HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 # A block is a paragraph of prose when it has at least PROSE_CHARS characters, ends a
 # sentence and is mostly not link text: what a story is made of, and what a sidebar of
-# teasers, link lists and widgets is not (select's orphan rule, blockmodel.story_end,
+# teasers, link lists and widgets is not (select's orphan rule, policy.story_end,
 # the extractor's comment retry).
 PROSE_CHARS = 60
 PROSE_LINK_SHARE = 0.5
