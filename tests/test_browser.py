@@ -34,7 +34,8 @@ from unchrome.errors import (
 )
 from unchrome.net import browser
 from unchrome.net.browser import Renderer, RenderLimits, client_rendering_sign, is_thin
-from unchrome.net.fetch import FetchConfig, fetch
+from unchrome.net.fetch import fetch
+from unchrome.net.fetch_config import FetchConfig
 from unchrome.net.remote import read
 from unchrome.service.serve import create_app
 from unchrome.service.settings import ServiceSettings

@@ -33,8 +33,9 @@ from unchrome.errors import (
     UpstreamError,
     UpstreamTimeout,
 )
-from unchrome.net import fetch as fetch_mod
-from unchrome.net.fetch import FetchConfig, afetch, fetch
+from unchrome.net import transport as transport_mod
+from unchrome.net.fetch import afetch, fetch
+from unchrome.net.fetch_config import FetchConfig
 from unchrome.net.netguard import address_refusal, parse_ip
 from unchrome.net.remote import aread, read
 
@@ -161,7 +162,7 @@ class RoutingBackend(httpcore.NetworkBackend):
 @pytest.fixture
 def routed(canary: LocalServer, monkeypatch: pytest.MonkeyPatch) -> RoutingBackend:
     backend = RoutingBackend(canary)
-    monkeypatch.setattr(fetch_mod, "_inner_sync_backend", lambda: backend)
+    monkeypatch.setattr(transport_mod, "_inner_sync_backend", lambda: backend)
     return backend
 
 

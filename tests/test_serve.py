@@ -24,7 +24,7 @@ import pytest
 
 import unchrome
 from net.servers import LocalServer, page, redirect
-from unchrome.net.fetch import FetchConfig
+from unchrome.net.fetch_config import FetchConfig
 from unchrome.service.serve import create_app
 from unchrome.service.settings import ServiceSettings
 

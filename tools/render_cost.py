@@ -19,7 +19,8 @@ from pathlib import Path
 
 from unchrome.config import Config
 from unchrome.net.browser import Renderer, extract_rendered
-from unchrome.net.fetch import FetchConfig, fetch
+from unchrome.net.fetch import fetch
+from unchrome.net.fetch_config import FetchConfig
 from unchrome.net.remote import read
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "render"

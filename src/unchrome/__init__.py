@@ -26,7 +26,7 @@ from unchrome.errors import (
     UpstreamError,
     UpstreamTimeout,
 )
-from unchrome.net.fetch import FetchConfig
+from unchrome.net.fetch_config import FetchConfig
 from unchrome.net.remote import aread, read
 from unchrome.pipeline.extractor import Extractor, extract, extract_file, extract_text
 from unchrome.result import Media, Result

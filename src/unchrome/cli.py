@@ -58,7 +58,7 @@ from unchrome.errors import (
     import_extra,
 )
 from unchrome.inputs import is_url, read_page, read_page_file, url_list
-from unchrome.net.fetch import DEFAULT_FETCH_CONFIG, FetchConfig
+from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
 from unchrome.net.remote import read
 from unchrome.result import Result
 from unchrome.urls import is_web_url

@@ -73,7 +73,9 @@ from unchrome.errors import (
     UpstreamError,
     UpstreamTimeout,
 )
-from unchrome.net.fetch import FetchConfig, Fetched, PageNetwork
+from unchrome.net.fetch import Fetched
+from unchrome.net.fetch_config import FetchConfig
+from unchrome.net.page_network import PageNetwork
 from unchrome.pipeline.extractor import extract_fetched
 from unchrome.result import Result
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import anyio
 
 from unchrome.config import Config
-from unchrome.net.fetch import DEFAULT_FETCH_CONFIG, FetchConfig, afetch, fetch
+from unchrome.net.fetch import afetch, fetch
+from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
 from unchrome.pipeline.extractor import extract_fetched
 from unchrome.result import Result
 

@@ -10,7 +10,7 @@ from unchrome.config import Config
 from unchrome.errors import (
     InvalidInput,
 )
-from unchrome.net.fetch import DEFAULT_FETCH_CONFIG, FetchConfig
+from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
 
 MiB = 1024 * 1024
 
