@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpcore
 import pytest
 
@@ -147,22 +148,25 @@ def test_numeric_host_forms_are_parsed_without_lookup(text: str, expected: str |
     assert (str(got) if got else None) == expected
 
 
-class RoutingBackend(httpcore.NetworkBackend):
+class RoutingBackend(httpcore.AsyncNetworkBackend):
     """Stands in for the whole network: any address connects to the canary."""
 
     def __init__(self, canary: LocalServer) -> None:
         self.canary = canary
         self.connected: list[str] = []
 
-    def connect_tcp(self, host: str, port: int, *args: Any, **kw: Any) -> httpcore.NetworkStream:
+    async def connect_tcp(
+        self, host: str, port: int, *args: Any, **kw: Any
+    ) -> httpcore.AsyncNetworkStream:
         self.connected.append(host)
-        return httpcore.SyncBackend().connect_tcp("127.0.0.1", self.canary.port, *args, **kw)
+        inner = httpcore.AnyIOBackend()
+        return await inner.connect_tcp("127.0.0.1", self.canary.port, *args, **kw)
 
 
 @pytest.fixture
 def routed(canary: LocalServer, monkeypatch: pytest.MonkeyPatch) -> RoutingBackend:
     backend = RoutingBackend(canary)
-    monkeypatch.setattr(transport_mod, "_inner_sync_backend", lambda: backend)
+    monkeypatch.setattr(transport_mod, "_inner_backend", lambda: backend)
     return backend
 
 
@@ -216,6 +220,22 @@ def test_loopback_is_fetched_only_with_the_opt_in(canary: LocalServer) -> None:
     got = fetch(canary.url("/"), cfg(canary, opt_in=True))
     assert got.status == 200 and b"A story" in got.body
     assert len(canary.requests) == 1
+
+
+def test_the_sync_fetch_works_inside_a_running_event_loop(canary: LocalServer) -> None:
+    # fetch runs afetch in an event loop of its own; loops do not nest, so a caller
+    # already inside one (a notebook, an async app calling the sync API) gets a thread.
+    async def inside() -> bytes:
+        return fetch(canary.url("/"), cfg(canary, opt_in=True)).body
+
+    assert b"A story" in anyio.run(inside)
+    with pytest.raises(ForbiddenAddress):
+        anyio.run(lambda: _fetch_async_caller(canary))
+    assert len(canary.requests) == 1
+
+
+async def _fetch_async_caller(canary: LocalServer) -> None:
+    fetch(canary.url("/"), cfg(canary, opt_in=False))
 
 
 def test_async_refuses_the_same(canary: LocalServer) -> None:

@@ -1,9 +1,9 @@
-"""Fetch a URL safely: ``fetch(url)`` and its async twin ``afetch(url)`` (``remote.read``
-fetches and then extracts).
+"""Fetch a URL safely: ``afetch(url)``, and ``fetch(url)``, which runs the same exchange
+in an event loop of its own (``remote.read`` fetches and then extracts).
 
-Why httpx: it is maintained, has matching sync and async clients, parses URLs (with IDNA)
-the same way for checking and for sending, and its core (httpcore) takes a custom
-*network backend*. That backend is the SSRF seam: it receives the host name a connection
+Why httpx: it is maintained, parses URLs (with IDNA) the same way for checking and for
+sending, and its core (httpcore) takes a custom *network backend* (``transport``). That
+backend is the SSRF seam: it receives the host name a connection
 is for, resolves it once, checks every address, and opens the socket to one of those
 checked addresses. TLS (SNI and certificate check) and the Host header still use the
 original host name, because httpcore only hands the host to us for the TCP connect.
@@ -17,9 +17,11 @@ read cannot stretch it)."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import re
 import zlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import anyio
@@ -42,7 +44,6 @@ from unchrome.net.netguard import (
 )
 from unchrome.net.transport import (
     TRANSPORT_ERRORS,
-    AsyncGuardedTransport,
     Deadline,
     GuardedTransport,
     map_exception,
@@ -281,46 +282,21 @@ def _drain_limit() -> int:
 def fetch(url: str, fetch_config: FetchConfig | None = None) -> Fetched:
     """GET ``url`` under every guard; the final response's body, decoded.
 
-    The transport is used directly, not through ``httpx.Client``: redirects are ours to
-    follow (each hop re-checked), and no client logic may build a request we did not.
+    The same exchange as :func:`afetch`, run in an event loop of its own (in a worker
+    thread when this thread already runs one: loops do not nest). One network path
+    serves both: a sync twin of every backend, stream and transport would be a second
+    copy of the SSRF guard to keep in step.
     """
-    fc = fetch_config or DEFAULT_FETCH_CONFIG
-    target = check_url(url, fc.allowed_ports)
-    deadline = Deadline(fc.deadline)
-    cookies = httpx.Cookies()
-    transport = GuardedTransport(fc, deadline)
     try:
-        for hop in range(fc.max_redirects + 1):
-            request = _request(target, fc, cookies)
-            response = transport.handle_request(request)
-            response.request = request
-            try:
-                cookies.extract_cookies(response)
-                next_target = next_hop(response, fc)
-                if next_target is None:
-                    return _read_final(response, fc, deadline, hop)
-                _drain(response.iter_raw(), deadline)
-            finally:
-                response.close()
-            target = next_target
-    except (httpx.HTTPError, *TRANSPORT_ERRORS) as exc:
-        raise map_exception(exc) from None
-    finally:
-        transport.close()
-    raise UpstreamTimeout(f"more than {fc.max_redirects} redirects")
-
-
-def _drain(chunks: Iterator[bytes], deadline: Deadline) -> None:
-    size = 0
-    for chunk in chunks:
-        deadline.remaining()
-        size += len(chunk)
-        if size > _drain_limit():
-            break
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return anyio.run(afetch, url, fetch_config)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(anyio.run, afetch, url, fetch_config).result()
 
 
 async def adrain(chunks: AsyncIterator[bytes], deadline: Deadline) -> None:
-    """_drain for an asynchronous body."""
+    """Read and drop a redirect's body (up to a cap), so its connection can be reused."""
     size = 0
     async for chunk in chunks:
         deadline.remaining()
@@ -329,26 +305,18 @@ async def adrain(chunks: AsyncIterator[bytes], deadline: Deadline) -> None:
             break
 
 
-def _read_final(
-    response: httpx.Response, fc: FetchConfig, deadline: Deadline, hops: int
-) -> Fetched:
-    _judge_status(response)
-    sniff = _judge_type(response.headers.get("content-type"))
-    body = Body(fc.max_bytes)
-    for chunk in response.iter_raw():
-        deadline.remaining()  # a drip-feed hits this between chunks
-        if not body.add(chunk):
-            break
-    return _finish(response, body, fc, sniff, hops)
-
-
 async def afetch(url: str, fetch_config: FetchConfig | None = None) -> Fetched:
-    """Async twin of :func:`fetch`."""
+    """GET ``url`` under every guard; the final response's body, decoded.
+
+    The transport is used directly, not through ``httpx.AsyncClient``: redirects are
+    ours to follow (each hop re-checked), and no client logic may build a request we
+    did not.
+    """
     fc = fetch_config or DEFAULT_FETCH_CONFIG
     target = check_url(url, fc.allowed_ports)
     deadline = Deadline(fc.deadline)
     cookies = httpx.Cookies()
-    transport = AsyncGuardedTransport(fc, deadline)
+    transport = GuardedTransport(fc, deadline)
     try:
         # fail_after is a second net under the per-operation clamps (e.g. pool waits).
         with anyio.fail_after(fc.deadline + 0.5):

@@ -21,8 +21,8 @@ from unchrome.net.netguard import (
 )
 from unchrome.net.transport import (
     TRANSPORT_ERRORS,
-    AsyncGuardedTransport,
     Deadline,
+    GuardedTransport,
     map_exception,
 )
 
@@ -76,7 +76,7 @@ class PageNetwork:
     def __init__(self, fc: FetchConfig, seconds: float) -> None:
         self.fc = fc
         self.deadline = Deadline(seconds)
-        self._transport = AsyncGuardedTransport(fc, self.deadline)
+        self._transport = GuardedTransport(fc, self.deadline)
 
     async def exchange(
         self, method: str, url: str, headers: dict[str, str], body: bytes | None
