@@ -34,6 +34,13 @@ from libc.string cimport memcmp, memcpy, strlen
 import selectolax
 from selectolax.lexbor import LexborHTMLParser
 
+from unchrome.formats import (
+    ARC_METADATA_ID,
+    DISCOURSE_STORE,
+    NEXT_DATA_ID,
+    PROFILE_USERNAME,
+    TWITTER_CARD,
+)
 from unchrome.pipeline.segmentation import (
     BLOCK_TAGS,
     BR,
@@ -623,7 +630,7 @@ cdef enum:
     NAME_COUNT = 18
 _NAMES = (
     b"rel", b"href", b"type", b"datetime", b"itemprop", b"hidden", b"aria-hidden", b"style",
-    b"role", b"aria-controls", b"aria-expanded", b"name", b"property", b"data-preloaded",
+    b"role", b"aria-controls", b"aria-expanded", b"name", b"property", DISCOURSE_STORE.encode(),
     b"content", b"http-equiv", b"pubdate", b"aria-labelledby",
 )  # fmt: skip
 cdef const char *NAME_TEXT[NAME_COUNT]
@@ -1064,14 +1071,22 @@ cdef bint _value_is(uc_attr_t *attr, const char *text) noexcept:
     )
 
 
+# The markers of formats.py as C strings for the matches below (alive as module globals).
+cdef bytes _NEXT_DATA_ID = NEXT_DATA_ID.encode()
+cdef bytes _ARC_METADATA_ID = ARC_METADATA_ID.encode()
+cdef bytes _DISCOURSE_STORE = DISCOURSE_STORE.encode()
+cdef bytes _TWITTER_CARD = TWITTER_CARD.encode()
+cdef bytes _PROFILE_USERNAME = PROFILE_USERNAME.encode()
+
+
 cdef bint _embedded_match(uc_node_t *node, bint quirks) noexcept:
     """script#__NEXT_DATA__, script#fusion-metadata, #data-preloaded[data-preloaded],
     body noscript (ids case-blind in quirks mode, as lexbor matches them)."""
     cdef uintptr_t tag = node.local_name
     return (
-        (tag == SCRIPT_TAG and (_id_is(node, "__NEXT_DATA__", quirks)
-                                or _id_is(node, "fusion-metadata", quirks)))
-        or (_id_is(node, "data-preloaded", quirks)
+        (tag == SCRIPT_TAG and (_id_is(node, _NEXT_DATA_ID, quirks)
+                                or _id_is(node, _ARC_METADATA_ID, quirks)))
+        or (_id_is(node, _DISCOURSE_STORE, quirks)
             and _attribute(node, DATA_PRELOADED_NAME) != NULL)
         or (tag == NOSCRIPT_TAG and _inside(node, BODY_TAG))
     )
@@ -1085,8 +1100,8 @@ cdef bint _social_match(uc_node_t *node) noexcept:
         (tag == LINK_TAG and _has_word(_attribute(node, REL_NAME), "alternate")
          and _attribute(node, TYPE_NAME) != NULL)
         or (tag == META_TAG and (
-            _value_is(_attribute(node, NAME_NAME), "twitter:card")
-            or _value_is(_attribute(node, PROPERTY_NAME), "profile:username")))
+            _value_is(_attribute(node, NAME_NAME), _TWITTER_CARD)
+            or _value_is(_attribute(node, PROPERTY_NAME), _PROFILE_USERNAME)))
     )
 
 

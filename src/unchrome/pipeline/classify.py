@@ -25,7 +25,7 @@ from typing import Literal
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from unchrome.errors import BlockedBySite, PageNotFound
-from unchrome.formats import ARTICLE_TYPES
+from unchrome.formats import ARTICLE_TYPES, PROFILE_USERNAME
 
 __all__ = [
     "BOT_WALL_MAX_CHARS",
@@ -705,7 +705,7 @@ def detect_kind(
                 activity_pub = True
             elif "json+oembed" in link_type:
                 oembed = True
-        elif attrs.get("property") == "profile:username":
+        elif attrs.get("property") == PROFILE_USERNAME:
             has_username = True
         elif (attrs.get("content") or "").strip().lower() in _SOCIAL_TWITTER_CARDS:
             return "social"

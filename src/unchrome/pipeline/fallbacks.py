@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from unchrome.formats import ARC_METADATA_ID, DISCOURSE_STORE, NEXT_DATA_ID
 from unchrome.pipeline.parse import LexborNode
 
 _FUSION = re.compile(r"Fusion\.globalContent\s*=\s*")
@@ -221,12 +222,12 @@ def sources(elements: list[LexborNode]) -> Sources:
             size = len(node.text(deep=True, strip=True))
             if size > noscript_chars:
                 noscript, noscript_chars = node.inner_html, size
-        elif node.id == "__NEXT_DATA__":
+        elif node.id == NEXT_DATA_ID:
             next_data = node.text(deep=True)
-        elif node.id == "fusion-metadata":
+        elif node.id == ARC_METADATA_ID:
             fusion.append(node.text(deep=True))
         else:
-            preloaded = node.attrs.get("data-preloaded")
+            preloaded = node.attrs.get(DISCOURSE_STORE)
     if not (fusion or next_data or preloaded or noscript):
         return NO_SOURCES
     return Sources(tuple(fusion), next_data, preloaded, noscript)
