@@ -9,7 +9,7 @@ import pytest
 
 import unchrome
 from unchrome import Config, Extractor, FileAccessError
-from unchrome.pipeline.extractor import read_confined
+from unchrome.inputs import read_confined
 
 MiB = 1024 * 1024
 STORY = (

@@ -11,13 +11,14 @@ with FastWARC's readers (a core dependency, which reads ``.warc.zst`` with them)
 from __future__ import annotations
 
 import gzip
+import os
 import re
 import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from unchrome.errors import InvalidInput, import_extra
+from unchrome.errors import FileAccessError, InvalidInput, import_extra
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -121,3 +122,33 @@ def url_list(path: Path) -> list[tuple[int, str]] | None:
         if line.strip() and not line.lstrip().startswith("#")
     ]
     return entries if any(is_url(entry) for _, entry in entries) else None
+
+
+def read_confined(
+    path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None, max_bytes: int
+) -> bytes:
+    """Read at most ``max_bytes`` + 1 bytes of ``path``, which must stay inside ``root``.
+
+    The check runs on the fully resolved path (symlinks followed), so neither ``..``
+    nor a symlink can leave the root. Messages name only the file's base name: the
+    service may echo them to remote callers.
+    """
+    name = Path(path).name or "file"
+    base = Path(root if root is not None else os.getcwd()).resolve()
+    candidate = Path(path)
+    if not candidate.is_absolute():
+        candidate = base / candidate
+    try:
+        resolved = candidate.resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise FileAccessError(f"cannot open {name!r}: no such file") from None
+    if root is not None and not resolved.is_relative_to(base):
+        raise FileAccessError(f"{name!r} is outside the allowed root")
+    if not resolved.is_file():
+        raise FileAccessError(f"{name!r} is not a regular file")
+    try:
+        with resolved.open("rb") as fh:
+            # Read one byte past the cap so extract() can report truncation.
+            return fh.read(max_bytes + 1)
+    except OSError:
+        raise FileAccessError(f"cannot read {name!r}") from None

@@ -8,41 +8,35 @@ the input caps and the processing deadline; the stages live in their modules.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from html import escape
-from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import urlsplit
 
-from unchrome import metadata
+from unchrome import inputs, metadata
 from unchrome._native._dom import collapse, page_elements
 from unchrome.config import DEFAULT_CONFIG, Config, Favor
 from unchrome.errors import (
     ExtractFailed,
     ExtractTimeout,
-    FileAccessError,
     InvalidInput,
     UnchromeError,
-    UnsupportedContent,
 )
-from unchrome.formats import HTML_TYPES, XML_TYPES
 from unchrome.model import blockmodel, features
 from unchrome.pipeline import (
     classify,
     fallbacks,
     feed,
+    kinds,
     prune,
     render,
     score,
     segment,
     segmentation,
     select,
+    sniff,
 )
 from unchrome.pipeline.decode import decode
 from unchrome.pipeline.parse import LexborHTMLParser, parse
@@ -56,47 +50,6 @@ from unchrome.pipeline.segmentation import (
 from unchrome.pipeline.select import Content
 from unchrome.result import Rendering, Result
 from unchrome.urls import resolve
-
-# Magic numbers of formats that are surely not HTML: answering them with a clear
-# UNSUPPORTED_CONTENT beats "extracting" a PDF's byte soup.
-_MAGIC = (
-    (b"%PDF-", "a PDF"),
-    (b"\x89PNG", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF8", "a GIF image"),
-    (b"PK\x03\x04", "a ZIP archive"),
-    (b"\x1f\x8b", "gzip data"),
-    (b"RIFF", "RIFF media"),
-    (b"\x00\x00\x01\x00", "an icon"),
-    (b"OggS", "Ogg media"),
-    (b"ID3", "MP3 audio"),
-    (b"\x7fELF", "an executable"),
-)
-# Media types extract() reads as markup (text/plain: servers label pages so by mistake).
-_MARKUP_TYPES = HTML_TYPES | XML_TYPES | {"text/plain"}
-# Share of control bytes in the first KiB above which the input is binary, not text.
-# Random bytes hold 10.5% (27 of the 256 values), 2,027 real pages (the WCXB dev, news
-# and Readability sets) none; at 0.1 half of 4 KiB random inputs passed for text.
-BINARY_CONTROL_SHARE = 0.02
-# UTF-16 without a byte order mark: every other byte of its ASCII markup is NUL.
-UTF16_NUL_SHARE = 0.3
-_CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
-
-
-# Below this many characters of text once comment sections are pruned, the comments
-# are probably the page's content (a forum thread) and extraction runs again with them,
-# unless what is left is a story (see _has_story).
-COMMENTS_RETRY_CHARS = 600
-# A story short enough for the retry is still one with two paragraphs of prose
-# (segmentation.is_prose), or one of them in a text of at least this many characters:
-# a blog post of a few sentences above its readers' comments, which the Dragnet and
-# Chinese annotators leave out. Without this rule the retry pulled whole comment
-# threads into 27 such articles (Dragnet 0.879 -> 0.885, the Chinese articles 0.919
-# -> 0.933); at 250 characters a forum's opening post counted as a story too (the
-# news set's forum threads -0.007), at 350 one Q&A page loses its answers (-0.002).
-STORY_PARAGRAPHS = 2
-ONE_PARAGRAPH_STORY_CHARS = 350
-
 
 # Embedded JSON bodies are looked for below min_body_chars (the design) and also on
 # thin pages, where a longer embedded body replaces the DOM text: app shells such as
@@ -124,12 +77,15 @@ class Trace:
 
 @dataclass(frozen=True, slots=True)
 class _Seen:
-    """What one selection pass saw, kept for the trace of the pass that wins."""
+    """What one scoring pass saw: the blocks it scored (``seg``, a view of the page's
+    and ``index``, their places in it), their sums, the density selection and the page
+    context. The decision reads it, and the trace keeps the winning pass's."""
 
     seg: Segmentation
     agg: score.Aggregate
     sel: select.Selection
     ctx: features.PageContext
+    index: list[int]
 
 
 class _Deadline:
@@ -171,44 +127,6 @@ class Extractor:
 
     # -- input --------------------------------------------------------------------
 
-    def _check_input(self, data: bytes | str, content_type: str | None) -> tuple[bytes | str, bool]:
-        if not isinstance(data, bytes | bytearray | memoryview | str):
-            raise InvalidInput(f"expected bytes or str, got {type(data).__name__}")
-        if isinstance(data, bytearray | memoryview):
-            data = bytes(data)
-        cap = self.config.max_input_bytes
-        truncated = False
-        if isinstance(data, bytes):
-            if len(data) > cap:
-                data, truncated = data[:cap], True
-        elif len(data) > cap // 4 and len(data.encode("utf-8", "surrogatepass")) > cap:
-            data, truncated = (
-                data.encode("utf-8", "surrogatepass")[:cap].decode("utf-8", "ignore"),
-                True,
-            )
-        # isspace() scans without copying; strip() copied up to 4 MiB on every call.
-        if not data or data.isspace():
-            raise InvalidInput("the input is empty")
-        if content_type:
-            mime = content_type.split(";", 1)[0].strip().lower()
-            if mime and not (mime in _MARKUP_TYPES or mime.endswith(("+xml", "/xml"))):
-                raise UnsupportedContent(f"content type {mime!r} is not HTML")
-        if isinstance(data, bytes):
-            head = data[:1024]
-            for magic, name in _MAGIC:
-                if head.startswith(magic):
-                    raise UnsupportedContent(f"the input is {name}, not HTML")
-            # UTF-16 without a BOM is full of NULs too; decode() sniffs it, so only
-            # call the input binary when it does not look like markup either.
-            half = max(1, len(head) // 2)
-            utf16 = head[:2] in (b"\xff\xfe", b"\xfe\xff") or (
-                max(head[0::2].count(0), head[1::2].count(0)) > UTF16_NUL_SHARE * half
-            )
-            control = len(head) - len(head.translate(None, _CONTROL))
-            if not utf16 and control > len(head) * BINARY_CONTROL_SHARE:
-                raise UnsupportedContent("the input is binary data, not HTML")
-        return data, truncated
-
     # -- pipeline -------------------------------------------------------------------
 
     def extract(
@@ -236,7 +154,7 @@ class Extractor:
         started = time.perf_counter()
         cfg = self.config
         deadline = _Deadline(cfg.timeout)
-        data, truncated = self._check_input(data, content_type)  # 1
+        data, truncated = sniff.check_input(data, content_type, cfg.max_input_bytes)  # 1
 
         if feed.looks_like_feed(data, content_type):  # 2
             result = feed.extract_feed(data, url=url)
@@ -378,57 +296,56 @@ class Extractor:
         model: blockmodel.BlockModel | None,
         deadline: _Deadline | None = None,
     ) -> tuple[Content, str, _Seen | None]:
-        """The content blocks without the comment sections, or with them when the page
-        is a discussion: forums and Q&A pages keep their posts in elements named
-        "comment", and when the page without them has little left, or says it is a
-        discussion, the comments are the content."""
+        """The content blocks, in up to three named passes over the same blocks:
+
+        1. the selection without the comment sections;
+        2. the comments' pass: forums and Q&A pages keep their posts in elements named
+           "comment", so when the page without them has little left, or says it is a
+           discussion, the selection is made again with them, and the longer one wins;
+        3. the favor's pass: Config.favor moves the model's thresholds, not the page's
+           kind, so the winning pass's scores are decided again with the favor's
+           thresholds ("precision" keeps a subset of the balanced blocks, "recall" a
+           superset).
+        """
         favor = self.config.favor
-        # Whether the comments are the content is the balanced selection's call:
-        # Config.favor moves the model's thresholds, not the page's kind, so that
-        # "precision" keeps a subset of the balanced blocks and "recall" a superset.
         judge: Favor = "balanced" if model is not None else favor
-        choose = partial(self._choose, seg, meta, url, model, deadline=deadline)
-        content, seen = choose(judge, exclude=FLAG_COMMENT)
+        seen = self._score(seg, meta, url, FLAG_COMMENT, deadline)  # 1
+        content = self._decide(seg, meta, seen, model, judge, FLAG_COMMENT, deadline)
         text = self._text(content)
         exclude = FLAG_COMMENT
-        if pruned.comment_sections and (
-            _is_discussion(meta.json_ld)
-            or _discussion_url(url)
+        if pruned.comment_sections and (  # 2
+            kinds.is_discussion(meta.json_ld)
+            or kinds.discussion_url(url)
             or (
-                len(text) < COMMENTS_RETRY_CHARS
-                and not _is_product(meta)
-                and not _has_story(content, text)
+                len(text) < kinds.COMMENTS_RETRY_CHARS
+                and not kinds.is_product(meta)
+                and not kinds.has_story(content, text)
             )
         ):
-            retry, retry_seen = choose(judge, exclude=0)
+            with_comments = self._score(seg, meta, url, 0, deadline)
+            retry = self._decide(seg, meta, with_comments, model, judge, 0, deadline)
             retry_text = self._text(retry)
             if len(retry_text) > len(text):
-                content, text, seen, exclude = retry, retry_text, retry_seen, 0
-        if judge != favor:
-            content, seen = choose(favor, exclude=exclude)
+                content, text, seen, exclude = retry, retry_text, with_comments, 0
+        if judge != favor:  # 3
+            content = self._decide(seg, meta, seen, model, favor, exclude, deadline)
             text = self._text(content)
         return content, text, seen
 
-    def _choose(
+    def _score(
         self,
         seg: Segmentation,
         meta: metadata.Metadata,
         url: str | None,
-        model: blockmodel.BlockModel | None,
-        favor: Favor,
-        *,
         exclude: int,
         deadline: _Deadline | None = None,
-    ) -> tuple[Content, _Seen | None]:
-        """One selection over the blocks without the ``exclude`` flags."""
+    ) -> _Seen | None:
+        """The density score and selection of the blocks without the ``exclude`` flags
+        (and the short paragraphs); None when the caller chose the content instead."""
         cfg = self.config
-        check = deadline.check if deadline is not None else _no_check
-        title = meta.title
         if cfg.include_selector or not cfg.extract_article:
-            # The caller chose: the blocks its selector matched, or the whole page.
-            wanted = FLAG_SELECTED if cfg.include_selector else 0
-            keep = select.whole(seg, wanted, exclude)
-            return select.settle(seg, keep, title, region=() if wanted else (0,)), None
+            return None
+        check = deadline.check if deadline is not None else _no_check
         view, index = seg.view(FLAG_SHORT | exclude)
         agg = score.aggregate(view)
         check("select")
@@ -436,12 +353,35 @@ class Extractor:
         check("select")
         ctx = features.PageContext(
             url=url,
-            title=title,
+            title=meta.title,
             og_type=meta.og_type,
             ld_types={t for item in meta.json_ld for t in metadata.ld_types(item)},
         )
+        return _Seen(view, agg, sel, ctx, index)
+
+    def _decide(
+        self,
+        seg: Segmentation,
+        meta: metadata.Metadata,
+        seen: _Seen | None,
+        model: blockmodel.BlockModel | None,
+        favor: Favor,
+        exclude: int,
+        deadline: _Deadline | None = None,
+    ) -> Content:
+        """Which of the scored blocks are content: the model's decision over the density
+        selection (or the selection less its link lists), then the named sidebars and
+        what follows a named post body left out."""
+        cfg = self.config
+        title = meta.title
+        if seen is None:
+            # The caller chose: the blocks its selector matched, or the whole page.
+            wanted = FLAG_SELECTED if cfg.include_selector else 0
+            keep = select.whole(seg, wanted, exclude)
+            return select.settle(seg, keep, title, region=() if wanted else (0,))
+        view, agg, sel = seen.seg, seen.agg, seen.sel
         if model is not None:
-            view_keep = model.keep(view, agg, sel, ctx, favor)
+            view_keep = model.keep(view, agg, sel, seen.ctx, favor)
         else:
             # The density selection less its link lists: a caller's scorer, or no model.
             view_keep = sel.in_root & ~sel.noise
@@ -451,19 +391,19 @@ class Extractor:
             # The story ends with the post body the page names (select.within_story_body).
             # A discussion's thread outweighs its first post, which keeps it whole.
             view_keep = select.within_story_body(view.blocks, sel.body, view_keep)
-        check("select")
-        content = select.settle(
+        if deadline is not None:
+            deadline.check("select")
+        return select.settle(
             seg,
             None,
             title,
-            view=index,
+            view=seen.index,
             shown=view,
             view_keep=view_keep,
             in_root=sel.in_root,
             exclude=exclude,
             region=sel.roots,
         )
-        return content, _Seen(view, agg, sel, ctx)
 
     def _fallback(
         self,
@@ -536,38 +476,8 @@ class Extractor:
         url: str | None = None,
         content_type: str | None = None,
     ) -> Result:
-        data = read_confined(path, root=root, max_bytes=self.config.max_input_bytes)
+        data = inputs.read_confined(path, root=root, max_bytes=self.config.max_input_bytes)
         return self.extract(data, url=url, content_type=content_type)
-
-
-def read_confined(
-    path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None, max_bytes: int
-) -> bytes:
-    """Read at most ``max_bytes`` + 1 bytes of ``path``, which must stay inside ``root``.
-
-    The check runs on the fully resolved path (symlinks followed), so neither ``..``
-    nor a symlink can leave the root. Messages name only the file's base name: the
-    service may echo them to remote callers.
-    """
-    name = Path(path).name or "file"
-    base = Path(root if root is not None else os.getcwd()).resolve()
-    candidate = Path(path)
-    if not candidate.is_absolute():
-        candidate = base / candidate
-    try:
-        resolved = candidate.resolve(strict=True)
-    except (OSError, RuntimeError):
-        raise FileAccessError(f"cannot open {name!r}: no such file") from None
-    if root is not None and not resolved.is_relative_to(base):
-        raise FileAccessError(f"{name!r} is outside the allowed root")
-    if not resolved.is_file():
-        raise FileAccessError(f"{name!r} is not a regular file")
-    try:
-        with resolved.open("rb") as fh:
-            # Read one byte past the cap so extract() can report truncation.
-            return fh.read(max_bytes + 1)
-    except OSError:
-        raise FileAccessError(f"cannot read {name!r}") from None
 
 
 def _base_url(href: str | None, url: str | None) -> str | None:
@@ -585,84 +495,11 @@ def _decode(
     Decoded.utf8: parse reads them as they are), and the encoding it was read from."""
     if isinstance(data, str):
         markup = data.replace("\x00", "")
-        _refuse_json(markup[:256], lambda: markup)
+        sniff.refuse_json(markup[:256], lambda: markup)
         return markup, None
     decoded = decode(data, content_type=content_type, override=override)
-    _refuse_json(decoded.head(256), lambda: decoded.text)
+    sniff.refuse_json(decoded.head(256), lambda: decoded.text)
     return decoded.utf8 if decoded.utf8 is not None else decoded.text, decoded.encoding
-
-
-def _refuse_json(head: str, text: Callable[[], str]) -> None:
-    """An API response (WordPress's {"content": {"rendered": "<p>..."}}) is data, not
-    a page, even when its strings hold HTML. The whole text is read only when its
-    head opens like JSON."""
-    if head.lstrip()[:1] in ("{", "[") and _is_json(text()):
-        raise UnsupportedContent("the input is JSON, not HTML")
-
-
-_DISCUSSION_TYPES = frozenset({"DiscussionForumPosting", "QAPage", "Question", "Conversation"})
-
-
-def _is_discussion(json_ld: list[dict[str, Any]]) -> bool:
-    for item in json_ld:
-        kind = item.get("@type")
-        kinds = kind if isinstance(kind, list) else [kind]
-        if any(isinstance(k, str) and k in _DISCUSSION_TYPES for k in kinds):
-            return True
-    return False
-
-
-# A URL naming the page a discussion (Reddit's /comments/, forum software's /threads/,
-# /discussion/, viewtopic.php, showthread.php, Discuz!'s mod=viewthread, and /forum/ or
-# /topic/ paths that end in a thread's number): its posts are the content, even where
-# they sit in comment-named elements and the page outside them is long. On the WCXB dev
-# pages 35 forum URLs say so; one, whose sidebar rules outweighed the 600 characters
-# that trigger the retry, went 0.09 -> 0.42 (forum 0.833 -> 0.836), no other page
-# changed. The numbered /forum/ and /topic/ paths took two news-set threads from 0.13
-# and 0.09 to 0.37 and 0.84; without the number, /topic/ names a subject's listing
-# (/topics/machine-learning) and /forum/ a board, and a WCXB thread whose content is
-# its first post alone lost 0.93.
-_DISCUSSION_PATH = re.compile(
-    r"/(?:comments|threads?|discussions?)/"
-    r"|/(?:forums?|topics?)/(?:[^/?]*/)*\d"
-    r"|(?:view|show)(?:thread|topic)\b",
-    re.I,
-)
-
-
-def _discussion_url(url: str | None) -> bool:
-    """Whether the URL's path or query names a discussion (see _DISCUSSION_PATH)."""
-    if not url:
-        return False
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return False
-    return _DISCUSSION_PATH.search(f"{parts.path}?{parts.query}") is not None
-
-
-def _is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except RecursionError:
-        # Arrays or objects nested past the parser's stack: JSON, not a page.
-        return True
-    except ValueError:
-        return False
-    return True
-
-
-def _has_story(content: Content, text: str) -> bool:
-    """Whether the selection without the comments is a story (see STORY_PARAGRAPHS)."""
-    prose = sum(segmentation.is_prose(block) for block in content.blocks())
-    return prose >= STORY_PARAGRAPHS or (prose >= 1 and len(text) >= ONE_PARAGRAPH_STORY_CHARS)
-
-
-def _is_product(meta: metadata.Metadata) -> bool:
-    """A product page: its "comments" are customer reviews, never the content."""
-    if meta.og_type and "product" in meta.og_type.lower():
-        return True
-    return any(fallbacks.has_type(item, "Product") for item in meta.json_ld)
 
 
 def _page_text(tree: LexborHTMLParser) -> str:
@@ -741,5 +578,4 @@ __all__ = [
     "extract_fetched",
     "extract_file",
     "extract_text",
-    "read_confined",
 ]
