@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import html
 import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -13,6 +11,7 @@ from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 import unchrome
+from pages import STORY, fixture, page, story_html
 from unchrome import (
     BlockedBySite,
     Config,
@@ -25,41 +24,6 @@ from unchrome import (
 from unchrome.pipeline import prune
 from unchrome.pipeline.score import aggregate
 from unchrome.pipeline.segment import segment
-
-FIXTURES = Path(__file__).parent / "fixtures" / "pipeline"
-
-# Paragraphs long enough to be a story (each well over Config.min_paragraph_chars).
-STORY = (
-    "The council voted on Monday evening to keep the public library open on Sundays, "
-    "reversing a decision taken last winter that had angered parents and students alike.",
-    "Librarians had collected more than four thousand signatures in six weeks, and the "
-    "petition was read aloud at the start of the meeting to applause from the gallery.",
-    "The extra hours will be paid for by closing the branch office one morning a week, "
-    "a compromise that the finance committee said would leave the budget unchanged.",
-    "Opening on Sundays resumes next month, with the reading room and the children's "
-    "corner staffed by volunteers from the local history society during the first weeks.",
-)
-
-
-def page(body: str, *, head: str = "<title>Library stays open</title>", lang: str = "en") -> str:
-    return (
-        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">{head}</head>'
-        f"<body>{body}</body></html>"
-    )
-
-
-def story_html(paragraphs: tuple[str, ...] = STORY) -> str:
-    return "".join(f"<p>{p}</p>" for p in paragraphs)
-
-
-def fixture(name: str) -> bytes:
-    return (FIXTURES / name).read_bytes()
-
-
-def paragraphs_of(html: str) -> list[str]:
-    tree = LexborHTMLParser(html)
-    return [" ".join(p.text().split()) for p in tree.css("p")]
-
 
 # --------------------------------------------------------------------- body choice
 
@@ -156,75 +120,6 @@ def test_density_shares_never_exceed_the_total(fragments):
 
 
 # ------------------------------------------------------------------------ fallbacks
-
-
-def test_arc_xp_global_content_is_the_body():
-    raw = fixture("arcxp.html")
-    script = LexborHTMLParser(raw.decode()).css_first("script").text()
-    payload = script.split("Fusion.globalContent=", 1)[1]
-    content, _ = json.JSONDecoder().raw_decode(payload)
-    texts = [e["content"] for e in content["content_elements"] if e["type"] == "text"]
-
-    result = unchrome.extract(raw)
-    assert result.has_body
-    assert result.title == "Harbour ferry returns after winter break"
-    for text in texts:
-        assert text in result.text
-    assert "A new engine for an old boat" in result.text
-    assert "Weekday departures every twenty minutes" in result.text
-    assert "## A new engine for an old boat" in result.markdown
-    assert "Fusion" not in result.text
-
-
-def test_json_ld_article_body_when_dom_is_empty():
-    body = " ".join(STORY)
-    ld = json.dumps(
-        {
-            "@context": "https://schema.org",
-            "@type": "NewsArticle",
-            "headline": "Library stays open",
-            "articleBody": body,
-        }
-    )
-    html = page(
-        '<div id="app"></div>',
-        head=f'<title>Library stays open</title><script type="application/ld+json">{ld}</script>',
-    )
-    result = unchrome.extract(html)
-    assert result.has_body
-    for paragraph in STORY:
-        assert paragraph in result.text
-    assert paragraphs_of(result.html) == [body]
-
-
-def test_next_data_story_replaces_a_cut_teaser():
-    # A Next.js news app renders a teaser cut with "..." and keeps the story, one
-    # paragraph a line, under its props' "desc".
-    teaser = STORY[0][:90] + "..."
-    props = {
-        "props": {"pageProps": {"newsItems": {"title": "Library", "desc": "\n\n".join(STORY)}}}
-    }
-    html = page(
-        f'<div class="newsDetail"><h1>Library stays open</h1><p>{teaser}</p></div>'
-        f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(props)}</script>',
-        head="<title>Library stays open</title>",
-    )
-    result = unchrome.extract(html)
-    for paragraph in STORY:
-        assert paragraph in result.text
-        assert paragraph in result.markdown
-
-
-def test_og_description_when_dom_and_json_are_empty():
-    desc = "The council voted to keep the public library open on Sundays after a petition."
-    html = page(
-        '<div id="app"></div>',
-        head=f'<title>Library stays open</title><meta property="og:description" content="{desc}">',
-    )
-    result = unchrome.extract(html)
-    assert result.has_body
-    assert result.text == desc
-    assert desc in result.markdown
 
 
 def test_title_only_page_has_no_body_but_is_not_an_error():
@@ -669,35 +564,6 @@ def test_a_heading_that_is_not_the_title_stays():
     assert result.text.startswith("What the closure means for commuters")
 
 
-POST = "The bridge inspection found the central pier resting on clay, so the repairs start now. "
-
-
-def test_discourse_thread_is_read_from_the_preloaded_store():
-    topic = {"post_stream": {"posts": [
-        {"username": "alice", "cooked": f"<p>{POST * 3}</p>"},
-        {"username": "bob", "cooked": "<p>Thanks, that matches what the council said.</p>"},
-    ]}}  # fmt: skip
-    store = html.escape(json.dumps({"topic_7": json.dumps(topic)}), quote=True)
-    page = (
-        "<html><body><div id='main'><p>Loading…</p></div>"
-        f"<div class='hidden' id='data-preloaded' data-preloaded=\"{store}\"></div></body></html>"
-    )
-    result = unchrome.extract(page)
-    assert POST.strip() in result.text
-    assert "alice" in result.text and "matches what the council said" in result.text
-
-
-def test_noscript_copy_is_used_when_the_app_shell_is_empty():
-    page = (
-        "<html><body><div id='app'><div class='loading'>Loading the forum…</div></div>"
-        f"<noscript><div class='post'><h3>antonjw</h3><p>{POST * 4}</p></div></noscript>"
-        "</body></html>"
-    )
-    result = unchrome.extract(page)
-    assert POST.strip() in result.text
-    assert "Loading the forum" not in result.text
-
-
 def test_hidden_tab_panels_stay_but_hidden_widgets_go():
     para = "<p>" + "Install the client library with the package manager of your language. " * 3
     html = (
@@ -808,21 +674,6 @@ def test_hidden_prose_block_is_kept_but_hidden_menus_and_popups_go():
     assert "Category number 7" not in result.text
 
 
-def test_thin_product_page_falls_back_to_json_ld_description():
-    description = (
-        "Hand-thrown stoneware mug with a speckled white glaze, 350 ml, dishwasher and "
-        "microwave safe. Each piece is made in our studio, so the speckles and the shape "
-        "vary a little from mug to mug; allow two weeks for us to make and ship yours."
-    )
-    ld = (
-        '<script type="application/ld+json">{"@context": "https://schema.org", '
-        f'"@type": "Product", "name": "Speckle mug", "description": "{description}"}}</script>'
-    )
-    html = page('<div id="app"><p>Loading the shop…</p></div>', head=f"<title>Mug</title>{ld}")
-    result = unchrome.extract(html)
-    assert description in result.text
-
-
 def test_sections_named_after_their_heading_are_not_widgets():
     # Documentation generators (Sphinx here) give a section its heading's slug as id;
     # "sharing" is a share-bar word, but this section is the story.
@@ -907,19 +758,6 @@ def test_class_tokens_saying_a_widget_is_absent_do_not_make_a_widget():
     assert "Buy one" not in text
 
 
-def test_an_unclosed_iframe_in_noscript_does_not_swallow_the_page():
-    # Google Tag Manager's snippet, written with a self-closing <iframe/> (not valid
-    # HTML): read as markup, the iframe's raw text runs to the end of the document.
-    gtm = (
-        '<noscript><iframe src="https://tags.example/ns.html?id=GTM-1" height="0" '
-        'width="0" style="display:none;visibility:hidden"/></noscript>'
-    )
-    result = unchrome.extract(page(gtm + "<main>" + story_html() + "</main>"))
-    for paragraph in STORY:
-        assert paragraph in result.text
-    assert "<" not in result.text
-
-
 def test_fallback_text_of_media_and_iframes_is_not_content():
     # Browsers show the video, the audio player or the framed page, never the text
     # inside those elements.
@@ -941,43 +779,6 @@ def test_fallback_text_of_media_and_iframes_is_not_content():
     assert "https://player.example/embed/1" in {v.url for v in result.videos}
 
 
-def test_a_discussion_url_brings_the_comments_back_as_content():
-    # A link post with a long sidebar of community rules: without its comment section
-    # the page still has well over 600 characters, but the URL says it is a discussion.
-    rules = "".join(
-        f"<p>Rule {i}: posts must link to published research, stay on topic and be "
-        f"civil; anecdotes and jokes are removed by the moderators without notice.</p>"
-        for i in range(8)
-    )
-    replies = "".join(
-        f'<div class="comment"><p>Reply {i}: this could help people with hearing loss '
-        f"if the same approach works for the cells of the inner ear, and it might "
-        f"also tell us why some people lose their hearing earlier than others.</p></div>"
-        for i in range(12)
-    )
-    html = page(
-        f'<div class="side">{rules}</div>'
-        f'<div class="content"><h1>Hair follicles grown in the lab</h1>'
-        f'<div class="commentarea">{replies}</div></div>'
-    )
-    thread = unchrome.extract(html, url="https://forum.example/r/science/comments/1abc/hair/")
-    assert "Reply 5: this could help people" in thread.text
-    story = unchrome.extract(html, url="https://news.example/2026/03/hair-follicles/")
-    assert "Reply 5" not in story.text
-    # Forum software's own URL shapes say the same (vBulletin, phpBB, Discuz!, MyBB).
-    for url in (
-        "https://board.example/forum/science/1586800-hair-follicles",
-        "https://board.example/viewtopic.php?t=2322",
-        "https://bbs.example/forum.php?mod=viewthread&tid=38733",
-        "https://board.example/showthread.php?tid=77",
-        "https://board.example/topic/2322-hair-follicles",
-    ):
-        assert "Reply 5: this could help people" in unchrome.extract(html, url=url).text, url
-    # A subject's listing or a board is not a thread.
-    for url in ("https://news.example/topic/science/", "https://board.example/forum/science"):
-        assert "Reply 5" not in unchrome.extract(html, url=url).text, url
-
-
 @pytest.mark.parametrize("tag", sorted(prune.NEVER_CONTENT - {"head", "title"}))
 def test_never_content_tag_ids_match_parsed_elements(tag):
     # prune finds these elements by lexbor tag id: an id that is not lexbor's static
@@ -986,57 +787,3 @@ def test_never_content_tag_ids_match_parsed_elements(tag):
     assert body is not None
     ids = {node.tag_id for node in body.traverse() if node.tag == tag}
     assert ids and ids <= prune._NEVER_CONTENT_IDS
-
-
-def test_parsing_the_utf8_bytes_builds_the_tree_the_text_builds() -> None:
-    from unchrome.pipeline.parse import guard_markup, parse
-
-    page = "<html><head><title>Grüße</title></head><body><p>世界 <b>😀</b> ok</p></body></html>"
-    assert guard_markup(page.encode()) == page.encode()
-    assert parse(page.encode()).html == parse(page).html
-    # Markup the guard changes comes back as a str, capped as the text would be.
-    crowded = "<p " + " ".join(f"a{i}=1" for i in range(300)) + ">x</p>"
-    assert guard_markup(crowded.encode()) == guard_markup(crowded) != crowded
-    assert parse(crowded.encode()).html == parse(crowded).html
-    body = parse(crowded.encode()).body
-    assert body is not None and len(body.css_first("p").attributes) == 256
-    deep = "<div>" * 20_000 + "x"
-    assert guard_markup(deep.encode()) == guard_markup(deep) != deep
-
-
-def _readers_comments(count: int) -> str:
-    return "".join(
-        f'<div class="comment"><p class="author">Reader {i} July {i + 1}, 2012 at 3:56 pm</p>'
-        f"<p>Comment {i}: I have tried to forgive the people who hurt me, and it is hard "
-        f"work, but your story made me think again about what it asks of us.</p></div>"
-        for i in range(count)
-    )
-
-
-def test_a_short_blog_post_keeps_its_readers_comments_out():
-    # Two paragraphs of prose under 600 characters are a story: the retry with the
-    # comments (meant for threads whose posts sit in comment-named elements) once
-    # pulled a whole comment thread into such posts.
-    story = (
-        "<p>The abbot asked his favourite pupil how his spiritual progress was coming "
-        "along, and the pupil said he gave every moment of the day to God.</p>"
-        "<p>Then all that is left now, said the abbot, is to forgive your enemies.</p>"
-    )
-    html = page(
-        f'<div class="post"><h1>Forgiving your enemies</h1>{story}</div>'
-        f'<div class="comments">{_readers_comments(12)}</div>'
-    )
-    result = unchrome.extract(html, url="https://blog.example/2012/06/27/forgiving/")
-    assert "forgive your enemies" in result.text
-    assert "Comment 3" not in result.text
-
-
-def test_a_thread_whose_opening_post_is_no_story_keeps_its_replies():
-    # One short question above the replies: the replies are the page's content.
-    html = page(
-        '<div class="topic"><h1>How do I start getting art commissions?</h1>'
-        "<p>Any advice welcome.</p></div>"
-        f'<div class="comments">{_readers_comments(12)}</div>'
-    )
-    result = unchrome.extract(html, url="https://board.example/art-commissions/")
-    assert "Comment 3: I have tried to forgive" in result.text

@@ -1,0 +1,82 @@
+"""Page kinds the selection asks about: when the comments are the content (a discussion),
+and when what is left without them is still a story (pipeline.kinds)."""
+
+from __future__ import annotations
+
+import unchrome
+from pages import page
+
+
+def test_a_discussion_url_brings_the_comments_back_as_content():
+    # A link post with a long sidebar of community rules: without its comment section
+    # the page still has well over 600 characters, but the URL says it is a discussion.
+    rules = "".join(
+        f"<p>Rule {i}: posts must link to published research, stay on topic and be "
+        f"civil; anecdotes and jokes are removed by the moderators without notice.</p>"
+        for i in range(8)
+    )
+    replies = "".join(
+        f'<div class="comment"><p>Reply {i}: this could help people with hearing loss '
+        f"if the same approach works for the cells of the inner ear, and it might "
+        f"also tell us why some people lose their hearing earlier than others.</p></div>"
+        for i in range(12)
+    )
+    html = page(
+        f'<div class="side">{rules}</div>'
+        f'<div class="content"><h1>Hair follicles grown in the lab</h1>'
+        f'<div class="commentarea">{replies}</div></div>'
+    )
+    thread = unchrome.extract(html, url="https://forum.example/r/science/comments/1abc/hair/")
+    assert "Reply 5: this could help people" in thread.text
+    story = unchrome.extract(html, url="https://news.example/2026/03/hair-follicles/")
+    assert "Reply 5" not in story.text
+    # Forum software's own URL shapes say the same (vBulletin, phpBB, Discuz!, MyBB).
+    for url in (
+        "https://board.example/forum/science/1586800-hair-follicles",
+        "https://board.example/viewtopic.php?t=2322",
+        "https://bbs.example/forum.php?mod=viewthread&tid=38733",
+        "https://board.example/showthread.php?tid=77",
+        "https://board.example/topic/2322-hair-follicles",
+    ):
+        assert "Reply 5: this could help people" in unchrome.extract(html, url=url).text, url
+    # A subject's listing or a board is not a thread.
+    for url in ("https://news.example/topic/science/", "https://board.example/forum/science"):
+        assert "Reply 5" not in unchrome.extract(html, url=url).text, url
+
+
+def test_a_short_blog_post_keeps_its_readers_comments_out():
+    # Two paragraphs of prose under 600 characters are a story: the retry with the
+    # comments (meant for threads whose posts sit in comment-named elements) once
+    # pulled a whole comment thread into such posts.
+    story = (
+        "<p>The abbot asked his favourite pupil how his spiritual progress was coming "
+        "along, and the pupil said he gave every moment of the day to God.</p>"
+        "<p>Then all that is left now, said the abbot, is to forgive your enemies.</p>"
+    )
+    html = page(
+        f'<div class="post"><h1>Forgiving your enemies</h1>{story}</div>'
+        f'<div class="comments">{_readers_comments(12)}</div>'
+    )
+    result = unchrome.extract(html, url="https://blog.example/2012/06/27/forgiving/")
+    assert "forgive your enemies" in result.text
+    assert "Comment 3" not in result.text
+
+
+def test_a_thread_whose_opening_post_is_no_story_keeps_its_replies():
+    # One short question above the replies: the replies are the page's content.
+    html = page(
+        '<div class="topic"><h1>How do I start getting art commissions?</h1>'
+        "<p>Any advice welcome.</p></div>"
+        f'<div class="comments">{_readers_comments(12)}</div>'
+    )
+    result = unchrome.extract(html, url="https://board.example/art-commissions/")
+    assert "Comment 3: I have tried to forgive" in result.text
+
+
+def _readers_comments(count: int) -> str:
+    return "".join(
+        f'<div class="comment"><p class="author">Reader {i} July {i + 1}, 2012 at 3:56 pm</p>'
+        f"<p>Comment {i}: I have tried to forgive the people who hurt me, and it is hard "
+        f"work, but your story made me think again about what it asks of us.</p></div>"
+        for i in range(count)
+    )
