@@ -21,6 +21,8 @@ setup(
             Extension(
                 f"unchrome._native.{name}",
                 [f"src/unchrome/_native/{name}.pyx"],
+                # lexbor's headers, for the structs the DOM walks read (third_party/lexbor).
+                include_dirs=["third_party/lexbor"],
                 extra_compile_args=["-O3"],
             )
             for name in ("_dom", "_markup", "_blocks", "_blocktext", "_features", "_trees", "_select")

@@ -460,3 +460,16 @@ def test_the_readings_of_attributes_refuse_a_node_that_is_no_element(read) -> No
     for node in (text, comment):
         with pytest.raises(TypeError, match="an element"):
             read(node)
+
+
+def test_a_selectolax_whose_lexbor_was_not_checked_is_refused_at_import(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The walk reads lexbor's structs as third_party/lexbor declares them; another
+    # selectolax may bundle another lexbor, whose nodes would be read as garbage.
+    import selectolax
+
+    _dom._check_selectolax()  # the installed one passes
+    monkeypatch.setattr(selectolax, "__version__", "1.0.0")
+    with pytest.raises(ImportError, match=r"selectolax 1\.0\.1 or 1\.0\.2"):
+        _dom._check_selectolax()

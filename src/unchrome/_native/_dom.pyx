@@ -19,11 +19,12 @@ little from it (see text_length).
 
 The readings of an element's attributes take an element: each checks the node's type.
 
-Only the fields read are declared below: prefixes of lexbor's structs (lexbor 3.1.0,
-as bundled in selectolax 1.0.2; Apache-2.0, Copyright Alexander Borisov) and the C
-layout of selectolax's LexborNode object. They hold for the selectolax version that
-pyproject.toml pins exactly; ``_check_selectolax`` refuses any other at import, since
-a layout that moved would be read as garbage.
+lexbor's structs are declared from lexbor's own headers (third_party/lexbor: lexbor
+3.1.0; Apache-2.0, Copyright Alexander Borisov), so the compiler checks every field read;
+selectolax's LexborNode object is declared by its C layout, which Cython checks by size
+at import. Both hold for the selectolax versions that bundle lexbor 3.1.0 with that
+object layout, 1.0.1 and 1.0.2 (their sources compared): ``_check_selectolax`` refuses
+any other at import.
 """
 
 from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_DecodeUTF8
@@ -66,7 +67,9 @@ from unchrome.pipeline.segmentation import (
     table_rows,
 )
 
-SELECTOLAX_VERSION = "1.0.2"
+# The selectolax versions whose bundled lexbor is the one third_party/lexbor holds (3.1.0,
+# the same sources in both) and whose LexborNode has the layout declared below.
+SELECTOLAX_VERSIONS = ("1.0.1", "1.0.2")
 
 # What the walk reads per node, as C variables: a module global is a dict lookup each
 # time it is named, and the loop names these for every node of the page.
@@ -79,11 +82,11 @@ cdef Py_UCS4 LINE_BREAK_CHAR = ord(BR)
 
 
 def _check_selectolax() -> None:
-    if selectolax.__version__ != SELECTOLAX_VERSION:
+    if selectolax.__version__ not in SELECTOLAX_VERSIONS:
         raise ImportError(
-            f"unchrome's compiled walk reads the DOM of selectolax {SELECTOLAX_VERSION}; "
-            f"selectolax {selectolax.__version__} is installed (pip install "
-            f"'selectolax=={SELECTOLAX_VERSION}')"
+            f"unchrome's compiled walk reads the DOM of selectolax "
+            f"{' or '.join(SELECTOLAX_VERSIONS)}; selectolax {selectolax.__version__} is "
+            f"installed (pip install 'selectolax=={SELECTOLAX_VERSIONS[-1]}')"
         )
 
 
@@ -96,87 +99,75 @@ cdef extern from "Python.h":
     object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
     int PyUnicode_4BYTE_KIND
 
+# lexbor's structs, declared from lexbor's own headers (third_party/lexbor: lexbor
+# 3.1.0, as selectolax 1.0.1 and 1.0.2 bundle it). Only the fields read are named here:
+# the C compiler takes their offsets and types from the headers, so a field that moves
+# or changes type in another lexbor fails the build instead of being read as garbage.
+cdef extern from "lexbor/dom/interfaces/element.h":
+    ctypedef struct lexbor_str_t:
+        unsigned char *data
+        size_t length
+    ctypedef struct lxb_dom_document_t
+    ctypedef enum lxb_dom_node_type_t:
+        LXB_DOM_NODE_TYPE_ELEMENT
+        LXB_DOM_NODE_TYPE_TEXT
+    ctypedef struct lxb_dom_node_t:
+        uintptr_t local_name
+        uintptr_t prefix
+        lxb_dom_document_t *owner_document
+        lxb_dom_node_t *next
+        lxb_dom_node_t *prev
+        lxb_dom_node_t *parent
+        lxb_dom_node_t *first_child
+        lxb_dom_node_t *last_child
+        lxb_dom_node_type_t type
+    ctypedef struct lxb_dom_attr_t:
+        lxb_dom_node_t node  # node.local_name: the lowered name's id
+        lexbor_str_t *value
+        lxb_dom_attr_t *next
+    ctypedef struct lxb_dom_element_t:
+        lxb_dom_attr_t *first_attr
+        lxb_dom_attr_t *attr_id
+        lxb_dom_attr_t *attr_class
+
+cdef extern from "lexbor/dom/interfaces/character_data.h":
+    ctypedef struct lxb_dom_character_data_t:
+        lexbor_str_t data
+
+cdef extern from "lexbor/dom/interfaces/document.h":
+    ctypedef struct lxb_dom_document_t:
+        int compat_mode  # lxb_dom_document_cmode_t: 1 for quirks
+
+cdef extern from "lexbor/core/hash.h":
+    # Where an attribute id that is not one of lexbor's static ones points: the name,
+    # lowered, inline up to LEXBOR_HASH_SHORT_SIZE bytes.
+    enum: LEXBOR_HASH_SHORT_SIZE
+    ctypedef union lexbor_hash_name:  # the entry's anonymous union, never named in C
+        unsigned char *long_str
+        unsigned char short_str[1]
+    ctypedef struct lexbor_hash_entry_t:
+        lexbor_hash_name u
+        size_t length
+
+ctypedef lexbor_str_t uc_str_t
+ctypedef lxb_dom_document_t uc_document_t
+ctypedef lxb_dom_node_t uc_node_t
+ctypedef lxb_dom_attr_t uc_attr_t
+ctypedef lxb_dom_element_t uc_element_t
+ctypedef lxb_dom_character_data_t uc_chardata_t
+ctypedef lexbor_hash_entry_t uc_hash_entry_t
+
 cdef extern from *:
     """
-    #include <stdint.h>
-    #include <stddef.h>
-    typedef struct uc_node uc_node_t;
-    typedef struct uc_document uc_document_t;
-    typedef struct { unsigned char *data; size_t length; } uc_str_t;   /* lexbor_str_t */
-    struct uc_node {                     /* lxb_dom_node_t */
-        void *events;                    /* lxb_dom_event_target_t */
-        uintptr_t local_name, prefix, ns;
-        uc_document_t *owner_document;
-        uc_node_t *next, *prev, *parent, *first_child, *last_child;
-        void *user;
-        int type;                        /* lxb_dom_node_type_t */
-    };
-    typedef struct uc_attr uc_attr_t;
-    struct uc_attr {                     /* lxb_dom_attr_t */
-        uc_node_t node;                  /* node.local_name: the lowered name's id */
-        uintptr_t upper_name, qualified_name;
-        uc_str_t *value;
-        void *owner;
-        uc_attr_t *next, *prev;
-    };
-    /* lexbor_hash_entry_t, the head of lxb_dom_attr_data_t: where an attribute id
-       that is not one of lexbor's static ones points (the name, lowered) */
-    typedef struct {
-        union { unsigned char *long_str; unsigned char short_str[17]; } u;
-        size_t length;
-    } uc_hash_entry_t;
-    typedef struct {                     /* lxb_dom_element_t (prefix) */
-        uc_node_t node;
-        uintptr_t upper_name, qualified_name;
-        uc_str_t *is_value;
-        uc_attr_t *first_attr, *last_attr;
-        uc_attr_t *attr_id, *attr_class;
-    } uc_element_t;
-    typedef struct { uc_node_t node; uc_str_t data; } uc_chardata_t;  /* character data */
-    struct uc_document {                 /* lxb_dom_document_t (prefix) */
-        uc_node_t node;
-        int compat_mode;                 /* lxb_dom_document_cmode_t: 1 for quirks */
-    };
-    typedef struct {                     /* selectolax.lexbor.LexborNode */
+    typedef struct {                     /* selectolax.lexbor.LexborNode (1.0.1, 1.0.2) */
         PyObject_HEAD
         void *vtab;
-        uc_node_t *node;
+        lxb_dom_node_t *node;
         PyObject *parser;
         int _is_fragment_root;
         int _is_template_content;
     } uc_LexborNodeObject;
     """
-    ctypedef struct uc_str_t:
-        unsigned char *data
-        size_t length
-    ctypedef struct uc_document_t
-    ctypedef struct uc_node_t:
-        uintptr_t local_name
-        uc_document_t *owner_document
-        uc_node_t *next
-        uc_node_t *prev
-        uc_node_t *parent
-        uc_node_t *first_child
-        uc_node_t *last_child
-        int type
-    ctypedef struct uc_attr_t:
-        uc_node_t node
-        uc_str_t *value
-        uc_attr_t *next
-    ctypedef union uc_hash_name:
-        unsigned char *long_str
-        unsigned char short_str[17]
-    ctypedef struct uc_hash_entry_t:
-        uc_hash_name u
-        size_t length
-    ctypedef struct uc_element_t:
-        uc_attr_t *first_attr
-        uc_attr_t *attr_id
-        uc_attr_t *attr_class
-    ctypedef struct uc_chardata_t:
-        uc_str_t data
-    ctypedef struct uc_document_t:
-        int compat_mode
 
 cdef extern from *:
     ctypedef class selectolax.lexbor.LexborNode [object uc_LexborNodeObject, check_size error]:
@@ -185,9 +176,6 @@ cdef extern from *:
         cdef int _is_fragment_root
         cdef int _is_template_content
 
-cdef enum:
-    ELEMENT_NODE = 1
-    TEXT_NODE = 3
 
 
 cdef inline LexborNode _wrap(uc_node_t *node, object parser):
@@ -501,7 +489,7 @@ def segment(
                 tag == "a" and kind in HEADING_SET and _is_permalink(_wrap(node, parser))
             ):
                 pass
-            elif not is_block and child.type == TEXT_NODE and child.next == NULL:
+            elif not is_block and child.type == LXB_DOM_NODE_TYPE_TEXT and child.next == NULL:
                 # An inline element around one text node (a link, <b>, <span>): what the
                 # walk would do inside it and on leaving it, done here, without the push,
                 # the visit of the text node and the pop. Nothing is flushed inside an
@@ -640,7 +628,7 @@ cdef uintptr_t STATIC_ID[NAME_COUNT]
 # Static ids are indices into lexbor's table of ~40 names; a hash entry's address is
 # far above this.
 cdef uintptr_t STATIC_LIMIT = 1 << 16
-cdef size_t HASH_SHORT_SIZE = 16  # LEXBOR_HASH_SHORT_SIZE: longer names sit elsewhere
+cdef size_t HASH_SHORT_SIZE = LEXBOR_HASH_SHORT_SIZE  # longer names sit elsewhere
 
 
 cdef inline bint _named(uintptr_t name, int which) noexcept:
@@ -761,7 +749,7 @@ cdef bint _inside(uc_node_t *node, uintptr_t tag) noexcept:
     """Whether an ancestor of ``node`` is a ``tag`` element."""
     node = node.parent
     while node != NULL:
-        if node.type == ELEMENT_NODE and node.local_name == tag:
+        if node.type == LXB_DOM_NODE_TYPE_ELEMENT and node.local_name == tag:
             return True
         node = node.parent
     return False
@@ -809,7 +797,7 @@ def bylines(LexborNode root, Py_ssize_t limit):
     cdef uc_node_t *start = root.node
     cdef uc_node_t *node = start
     while node != NULL and len(found) < limit:
-        if node.type == ELEMENT_NODE and _byline_match(node):
+        if node.type == LXB_DOM_NODE_TYPE_ELEMENT and _byline_match(node):
             found.append(_wrap(node, parser))
         node = _next_in_order(node, start)
     return found
@@ -823,7 +811,7 @@ def itemprop(LexborNode root, str word):
     cdef uc_node_t *start = root.node
     cdef uc_node_t *node = start
     while node != NULL:
-        if node.type == ELEMENT_NODE and _has_word(_attribute(node, ITEMPROP_NAME), text):
+        if node.type == LXB_DOM_NODE_TYPE_ELEMENT and _has_word(_attribute(node, ITEMPROP_NAME), text):
             return _wrap(node, parser)
         node = _next_in_order(node, start)
     return None
@@ -897,7 +885,7 @@ def prune_census(LexborNode root, ids, dict verdicts=None):
     cdef uc_node_t *node = start
     cdef uc_node_t *inner
     while node != NULL:
-        if node.type != ELEMENT_NODE:
+        if node.type != LXB_DOM_NODE_TYPE_ELEMENT:
             node = _next_in_order(node, start)
             continue
         if _disclosure(node):
@@ -907,7 +895,7 @@ def prune_census(LexborNode root, ids, dict verdicts=None):
             # Inside it, only what prune reads before removing it.
             inner = _next_in_order(node, node) if node.first_child != NULL else NULL
             while inner != NULL:
-                if inner.type == ELEMENT_NODE:
+                if inner.type == LXB_DOM_NODE_TYPE_ELEMENT:
                     if _disclosure(inner):
                         disclosures.append(_wrap(inner, parser))
                     if inner.local_name < 1024 and wanted[inner.local_name]:
@@ -944,7 +932,7 @@ def attached(list items):
 
 
 cdef inline bint _skipped(uc_node_t *node, const unsigned char *skip) noexcept:
-    return node.type == ELEMENT_NODE and node.local_name < 1024 and skip[node.local_name]
+    return node.type == LXB_DOM_NODE_TYPE_ELEMENT and node.local_name < 1024 and skip[node.local_name]
 
 
 cdef object _dateline(uc_node_t *node, Py_ssize_t limit, Py_ssize_t line_chars):
@@ -991,7 +979,7 @@ def texts_after(
                 break
             nxt = cur.next
         cur = nxt
-        if cur.type == TEXT_NODE:
+        if cur.type == LXB_DOM_NODE_TYPE_TEXT:
             if _take_dateline(parts, cur, limit, line_chars, &size):
                 break
             descend = False
@@ -1014,13 +1002,13 @@ def texts_before(
     for step in range(steps):
         if cur.prev == NULL:
             cur = cur.parent
-            if cur == NULL or (cur.type == ELEMENT_NODE and cur.local_name == BODY_TAG):
+            if cur == NULL or (cur.type == LXB_DOM_NODE_TYPE_ELEMENT and cur.local_name == BODY_TAG):
                 break
             continue
         cur = cur.prev
         while not _skipped(cur, skip) and cur.last_child != NULL:
             cur = cur.last_child
-        if cur.type == TEXT_NODE and _take_dateline(parts, cur, limit, line_chars, &size):
+        if cur.type == LXB_DOM_NODE_TYPE_TEXT and _take_dateline(parts, cur, limit, line_chars, &size):
             break
     parts.reverse()
     return parts
@@ -1128,7 +1116,7 @@ def page_elements(LexborNode root):
     cdef uc_node_t *node = start
     cdef bint quirks = start.owner_document != NULL and start.owner_document.compat_mode == QUIRKS
     while node != NULL:
-        if node.type == ELEMENT_NODE:
+        if node.type == LXB_DOM_NODE_TYPE_ELEMENT:
             if _metadata_match(node):
                 metadata.append(_wrap(node, parser))
             if _embedded_match(node, quirks):
@@ -1172,7 +1160,7 @@ cdef bint _tidy(str text):
 cdef inline uc_node_t *_element(LexborNode node) except NULL:
     """The node's struct, if it is an element: the readings of an element's attributes
     read fields that other nodes lack."""
-    if node.node == NULL or node.node.type != ELEMENT_NODE:
+    if node.node == NULL or node.node.type != LXB_DOM_NODE_TYPE_ELEMENT:
         raise TypeError("an element is read here, not a text node, comment or document")
     return node.node
 
@@ -1345,11 +1333,6 @@ def metadata_groups(list elements):
 
 
 
-cdef extern from *:
-    """
-    static inline uintptr_t uc_prefix(uc_node_t *node) { return node->prefix; }
-    """
-    uintptr_t uc_prefix(uc_node_t *node) noexcept
 
 
 
@@ -1358,7 +1341,7 @@ cdef inline uc_attr_t *_plain_attribute(uc_node_t *node, int which) noexcept:
     by its qualified name, so not a prefixed one (MathML's xlink:role)."""
     cdef uc_attr_t *attr = (<uc_element_t *> node).first_attr
     while attr != NULL:
-        if uc_prefix(&attr.node) == 0 and _named(attr.node.local_name, which):
+        if attr.node.prefix == 0 and _named(attr.node.local_name, which):
             return attr
         attr = attr.next
     return NULL
@@ -1577,7 +1560,7 @@ def first_heading(LexborNode node):
     cdef uc_node_t *current = start
     cdef uintptr_t tag
     while current != NULL:
-        if current.type == ELEMENT_NODE:
+        if current.type == LXB_DOM_NODE_TYPE_ELEMENT:
             tag = current.local_name
             if (
                 tag == H1_TAG or tag == H2_TAG or tag == H3_TAG or tag == H4_TAG
