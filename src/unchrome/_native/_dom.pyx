@@ -32,6 +32,8 @@ from libc.stdlib cimport free, malloc
 from libc.stdint cimport uint64_t, uintptr_t
 from libc.string cimport memcmp, memcpy, strlen
 
+from unchrome._native._utf8 cimport ascii_word, utf8_width
+
 import selectolax
 from selectolax.lexbor import LexborHTMLParser
 
@@ -1347,33 +1349,6 @@ cdef inline uc_attr_t *_plain_attribute(uc_node_t *node, int which) noexcept:
     return NULL
 
 
-cdef inline Py_ssize_t _utf8_width(const unsigned char *data, size_t k, size_t n) noexcept:
-    """The length of the well-formed UTF-8 sequence at ``data[k]`` (a byte of 0x80 or
-    more), as CPython's strict decoder accepts it; 0 if it is not one."""
-    cdef unsigned char c = data[k], c1
-    cdef Py_ssize_t width, j
-    if 0xC2 <= c <= 0xDF:
-        width = 2
-    elif 0xE0 <= c <= 0xEF:
-        width = 3
-    elif 0xF0 <= c <= 0xF4:
-        width = 4
-    else:
-        return 0
-    if k + width > n:
-        return 0
-    c1 = data[k + 1]
-    if (
-        (c == 0xE0 and c1 < 0xA0) or (c == 0xED and c1 > 0x9F)
-        or (c == 0xF0 and c1 < 0x90) or (c == 0xF4 and c1 > 0x8F)
-    ):
-        return 0
-    for j in range(1, width):
-        if data[k + j] & 0xC0 != 0x80:
-            return 0
-    return width
-
-
 cdef inline Py_UCS4 _code_point(const unsigned char *data, Py_ssize_t width) noexcept:
     if width == 2:
         return ((data[0] & 0x1F) << 6) | (data[1] & 0x3F)
@@ -1385,13 +1360,6 @@ cdef inline Py_UCS4 _code_point(const unsigned char *data, Py_ssize_t width) noe
     )
 
 
-cdef inline bint _ascii_word(const unsigned char *data) noexcept:
-    """Whether the 8 bytes at ``data`` are all ASCII."""
-    cdef uint64_t word
-    memcpy(&word, data, 8)
-    return word & 0x8080808080808080ULL == 0
-
-
 cdef Py_ssize_t _stripped_length(const unsigned char *data, size_t n) except -1:
     """``len(data.decode("utf-8", "replace").strip())`` without the str: ASCII and
     well-formed UTF-8 are counted in place (the code points, less the whitespace at
@@ -1400,14 +1368,14 @@ cdef Py_ssize_t _stripped_length(const unsigned char *data, size_t n) except -1:
     cdef Py_ssize_t width, count = 0
     # The code points, the text checked well-formed on the way (ASCII 8 bytes a step).
     while k < n:
-        if k + 8 <= n and _ascii_word(data + k):
+        if k + 8 <= n and ascii_word(data + k):
             k += 8
             count += 8
         elif data[k] < 0x80:
             k += 1
             count += 1
         else:
-            width = _utf8_width(data, k, n)
+            width = utf8_width(data, k, n)
             if width == 0:
                 return len(PyUnicode_DecodeUTF8(<char *> data, n, "replace").strip())
             k += width
@@ -1420,7 +1388,7 @@ cdef Py_ssize_t _stripped_length(const unsigned char *data, size_t n) except -1:
                 break
             width = 1
         else:
-            width = _utf8_width(data, first, n)
+            width = utf8_width(data, first, n)
             if not Py_UNICODE_ISSPACE(_code_point(data + first, width)):
                 break
         first += width
