@@ -37,7 +37,7 @@ from unchrome._native._utf8 cimport ascii_word, utf8_width
 import selectolax
 from selectolax.lexbor import LexborHTMLParser
 
-from unchrome.formats import (
+from unchrome.rules.formats import (
     ARC_METADATA_ID,
     DISCOURSE_STORE,
     NEXT_DATA_ID,
@@ -1061,7 +1061,7 @@ cdef bint _value_is(uc_attr_t *attr, const char *text) noexcept:
     )
 
 
-# The markers of formats.py as C strings for the matches below (alive as module globals).
+# The markers of rules/formats.py as C strings for the matches below (alive as module globals).
 cdef bytes _NEXT_DATA_ID = NEXT_DATA_ID.encode()
 cdef bytes _ARC_METADATA_ID = ARC_METADATA_ID.encode()
 cdef bytes _DISCOURSE_STORE = DISCOURSE_STORE.encode()

@@ -9,8 +9,8 @@ from typing import Any
 
 from selectolax.lexbor import LexborNode
 
-from unchrome.formats import ARTICLE_TYPES
 from unchrome.metadata.common import _clean
+from unchrome.rules.formats import ARTICLE_TYPES
 
 _TRAILING_COMMA_RE = re.compile(r",\s*([}\]])")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")

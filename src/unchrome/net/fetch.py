@@ -36,7 +36,6 @@ from unchrome.errors import (
     UpstreamError,
     UpstreamTimeout,
 )
-from unchrome.formats import FEED_TYPES, HTML_TYPES, XML_TYPES
 from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
 from unchrome.net.netguard import (
     Target,
@@ -48,6 +47,7 @@ from unchrome.net.transport import (
     GuardedTransport,
     map_exception,
 )
+from unchrome.rules.formats import FEED_TYPES, HTML_TYPES, XML_TYPES
 
 MiB = 1024 * 1024
 

@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from unchrome.formats import ARC_METADATA_ID, DISCOURSE_STORE, NEXT_DATA_ID
 from unchrome.pipeline.parse import LexborNode
+from unchrome.rules.formats import ARC_METADATA_ID, DISCOURSE_STORE, NEXT_DATA_ID
 
 _FUSION = re.compile(r"Fusion\.globalContent\s*=\s*")
 _JSON = json.JSONDecoder()

@@ -16,9 +16,9 @@ import time
 from typing import Any
 
 from unchrome.errors import ExtractFailed
-from unchrome.formats import XML_FEED_TYPES
 from unchrome.pipeline.parse import cap_attributes
 from unchrome.result import Media, Result
+from unchrome.rules.formats import XML_FEED_TYPES
 
 # A feed's root element is its document's first: only an XML declaration, processing
 # instructions, comments, a doctype and whitespace may come before it. A page whose

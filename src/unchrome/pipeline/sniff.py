@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 
 from unchrome.errors import InvalidInput, UnsupportedContent
-from unchrome.formats import HTML_TYPES, XML_TYPES
+from unchrome.rules.formats import HTML_TYPES, XML_TYPES
 
 # Magic numbers of formats that are surely not HTML: answering them with a clear
 # UNSUPPORTED_CONTENT beats "extracting" a PDF's byte soup.

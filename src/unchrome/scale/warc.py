@@ -27,8 +27,8 @@ from typing import BinaryIO
 from urllib.parse import quote, urljoin
 
 from unchrome.errors import FileAccessError, InvalidInput, UnchromeError, import_extra
-from unchrome.formats import HTML_TYPES
 from unchrome.inputs import COMPRESSED_SUFFIXES, read_page_file
+from unchrome.rules.formats import HTML_TYPES
 
 #: HTTP media types treated as HTML.
 # How far a corrupt region is searched for the next record start. Past this the rest

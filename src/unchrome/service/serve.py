@@ -43,8 +43,8 @@ from unchrome.errors import (
     UnchromeError,
     UnsupportedContent,
 )
-from unchrome.formats import HTML_TYPES, XML_TYPES
 from unchrome.net.remote import aread
+from unchrome.rules.formats import HTML_TYPES, XML_TYPES
 from unchrome.service.middleware import AccessLog, Guard
 from unchrome.service.models import (
     WITH_METADATA,
