@@ -32,11 +32,12 @@ from unchrome.errors import (
     RenderUnavailable,
     UpstreamTimeout,
 )
-from unchrome.net import browser
-from unchrome.net.browser import Renderer, RenderLimits, client_rendering_sign, is_thin
+from unchrome.net import browser, chromium
+from unchrome.net.browser import Renderer, RenderLimits
 from unchrome.net.fetch import fetch
 from unchrome.net.fetch_config import FetchConfig
 from unchrome.net.remote import read
+from unchrome.net.render_signs import client_rendering_sign, is_thin
 from unchrome.service.serve import create_app
 from unchrome.service.settings import ServiceSettings
 
@@ -70,10 +71,10 @@ def _leaving(target: str) -> bytes:
 
 
 def _have_browser() -> bool:
-    if not browser.available():
+    if not chromium.available():
         return False
     named = os.environ.get("UNCHROME_BROWSER")
-    return bool(shutil.which(named) if named else any(map(shutil.which, browser.BROWSER_NAMES)))
+    return bool(shutil.which(named) if named else any(map(shutil.which, chromium.BROWSER_NAMES)))
 
 
 needs_browser = pytest.mark.skipif(
@@ -376,7 +377,7 @@ def test_a_hung_browser_is_killed_and_replaced(site: LocalServer, renderer: Rend
     document = fetch(site.url("/app.html"), fc)
     renderer.render(document, fc)  # a browser is running
     assert renderer.marker is not None
-    group = browser.browser_process_group(renderer.marker)
+    group = chromium.browser_process_group(renderer.marker)
     assert group is not None
     launches = renderer.launches
     os.killpg(group, signal.SIGSTOP)  # the browser stops answering anything

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: 
 
 from benchmarks.bench import load_suite, resolve_data_dir
 from unchrome.errors import UnchromeError
-from unchrome.net.browser import client_rendering_sign, is_thin
+from unchrome.net.render_signs import client_rendering_sign, is_thin
 from unchrome.pipeline.extractor import Extractor
 
 

@@ -280,7 +280,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _default_render() -> str:
-    from unchrome.net.browser import available
+    from unchrome.net.chromium import available
 
     return "auto" if available() else "never"
 

@@ -39,8 +39,7 @@ it, a cap on requests and on the bytes of all responses, each response capped as
 fetcher caps a page. One browser per process, shared by every thread and event loop
 through a thread of its own; a fresh context per page, closed after it. A browser that
 stops answering is killed (its whole process group) and a new one started for the next
-page.
-"""
+page."""
 
 from __future__ import annotations
 
@@ -48,7 +47,6 @@ import asyncio
 import atexit
 import concurrent.futures
 import contextlib
-import importlib.util
 import logging
 import os
 import re
@@ -56,7 +54,6 @@ import shlex
 import shutil
 import signal
 import socket
-import subprocess
 import tempfile
 import threading
 import time
@@ -73,28 +70,16 @@ from unchrome.errors import (
     UpstreamError,
     UpstreamTimeout,
 )
+from unchrome.net.chromium import HOW_TO_INSTALL, browser_process_group, find_browser, netns_prefix
 from unchrome.net.fetch import Fetched
 from unchrome.net.fetch_config import FetchConfig
 from unchrome.net.page_network import PageNetwork
+from unchrome.net.render_signs import should_render
 from unchrome.pipeline.extractor import extract_fetched
 from unchrome.result import Result
 
 log = logging.getLogger("unchrome.browser")
 MiB = 1024 * 1024
-
-# Looked up on PATH, in this order, when neither the caller nor UNCHROME_BROWSER names a
-# browser and Playwright has none of its own installed.
-BROWSER_NAMES = (
-    "chromium",
-    "chromium-headless-shell",
-    "chromium-browser",
-    "google-chrome",
-    "google-chrome-stable",
-)
-_HOW_TO = (
-    "install the [render] extra (pip install 'unchrome[render]') and a Chromium "
-    "(Debian: apt-get install chromium), or name its executable in UNCHROME_BROWSER"
-)
 
 # What a page may load. The DOM is what is read: images, fonts, media and stylesheets
 # change nothing in it, prefetches and beacons are not the page's content.
@@ -105,12 +90,6 @@ _ABORT_REASONS = {
     "INVALID_URL": "blockedbyclient",
     "UPSTREAM_TIMEOUT": "timedout",
 }
-
-
-def available() -> bool:
-    """Whether the ``[render]`` extra (Playwright) is installed; a browser may still be
-    missing, which only a render finds out (RENDER_UNAVAILABLE)."""
-    return importlib.util.find_spec("playwright") is not None
 
 
 @dataclass(frozen=True)
@@ -142,129 +121,6 @@ class Rendered:
     # (url, "CODE: reason") of every request refused or failed; the page saw a network error
     refused: list[tuple[str, str]]
     seconds: float
-
-
-# --------------------------------------------------------------------------- when
-
-
-# Elements client-side frameworks render into: empty in the HTML, filled by a script.
-_APP_ROOTS = (
-    "#root, #app, #__next, #__nuxt, #___gatsby, #svelte, #main-app, #react-root, "
-    "[data-reactroot], app-root, [ng-version]"
-)
-_ALMOST_EMPTY = 40  # characters: "Loading…" and a spinner's label are not content
-_JS_PLEA = re.compile(r"\bjavascript\b|\bjs\b", re.IGNORECASE)
-_TAG = re.compile(r"<[^>]*>")
-# Below this many characters of text a static extraction is "thin": a teaser, a
-# cookie line, a title alone.
-THIN_CHARS = 200
-
-
-def client_rendering_sign(html: bytes | str, limit: int = 4 * MiB) -> str | None:
-    """The sign that ``html`` is built by its scripts in the browser, or None.
-
-    Signs: an app root (``#root``, ``#app``, ``#__next``, ``app-root``...) with no text
-    in it, a ``noscript`` asking for JavaScript, or a body of scripts and no text.
-    """
-    from selectolax.lexbor import LexborHTMLParser
-
-    if isinstance(html, bytes):
-        # The signs are ASCII markup: no charset detection needed to see them.
-        html = html[:limit].decode("utf-8", "replace")
-    tree = LexborHTMLParser(html[:limit])
-    for node in tree.css(_APP_ROOTS):
-        if len(node.text(deep=True, strip=True)) < _ALMOST_EMPTY:
-            name = node.attributes.get("id") or node.tag
-            return f"an empty app root ({name})"
-    for node in tree.css("noscript"):
-        # A noscript's content is raw text to the parser: drop the tags (a tracking
-        # pixel's "?js=0" is no plea), read what a person would.
-        if _JS_PLEA.search(_TAG.sub(" ", node.text(deep=True))):
-            return "a noscript asking for JavaScript"
-    body = tree.body
-    if body is not None and body.css_first("script") is not None:
-        tree.strip_tags(["script", "style", "noscript", "template", "svg"])
-        body = tree.body
-        if body is None or len(body.text(deep=True, strip=True)) < _ALMOST_EMPTY:
-            return "a body of scripts and no text"
-    return None
-
-
-def is_thin(result: Result | None) -> bool:
-    """No result (the extraction failed), no body, or a body of a few words."""
-    return result is None or not result.has_body or len(result.text.strip()) < THIN_CHARS
-
-
-def should_render(html: bytes | str, static: Result | None) -> bool:
-    """``render="auto"``'s condition: the static extraction is thin or failed, and the
-    page shows client-rendering signs."""
-    return is_thin(static) and client_rendering_sign(html) is not None
-
-
-# --------------------------------------------------------------------------- where
-
-
-def find_browser(explicit: str | None = None, playwright_own: str | None = None) -> str:
-    """The Chromium to run: ``explicit``, else ``UNCHROME_BROWSER``, else Playwright's own
-    installed browser, else the first of :data:`BROWSER_NAMES` on PATH."""
-    named = explicit or os.environ.get("UNCHROME_BROWSER", "").strip()
-    if named:
-        path = shutil.which(named)
-        if path is None:
-            source = "the renderer's executable" if explicit else "UNCHROME_BROWSER"
-            raise RenderUnavailable(f"{source} {named!r} is not an executable: {_HOW_TO}")
-        return path
-    if playwright_own and os.access(playwright_own, os.X_OK):
-        return playwright_own
-    for name in BROWSER_NAMES:
-        path = shutil.which(name)
-        if path is not None:
-            return path
-    raise RenderUnavailable(f"no Chromium found to render the page: {_HOW_TO}")
-
-
-def netns_prefix() -> list[str] | None:
-    """``unshare`` arguments that put a command in an empty network namespace, or None
-    where the system refuses (no unshare, or namespaces forbidden, as in many
-    containers). Tried once, on a command that does nothing."""
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return None
-    prefix = [unshare, "--net"]
-    if os.geteuid() != 0:  # an unprivileged user gets the namespace through a user one
-        prefix = [unshare, "--user", "--map-root-user", "--net"]
-    try:
-        done = subprocess.run([*prefix, "--", "true"], capture_output=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return prefix if done.returncode == 0 else None
-
-
-def _browser_pids(marker: str) -> list[int]:
-    """The processes started with our instance marker (the browser's main process)."""
-    token = f"--unchrome-instance={marker}".encode()
-    pids: list[int] = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                args = handle.read().split(b"\0")
-        except OSError:
-            continue
-        if token in args:
-            pids.append(int(entry))
-    return pids
-
-
-def browser_process_group(marker: str) -> int | None:
-    """The process group of the browser started with ``marker`` (Playwright starts it
-    detached: its pid leads a group that holds its zygote, renderers and GPU process)."""
-    for pid in _browser_pids(marker):
-        with contextlib.suppress(OSError):
-            if os.getpgid(pid) == pid:
-                return pid
-    return None
 
 
 # --------------------------------------------------------------------------- the page
@@ -494,7 +350,7 @@ class Renderer:
                 from playwright.async_api import Error as PlaywrightError
                 from playwright.async_api import async_playwright
             except ImportError:
-                raise RenderUnavailable(f"Playwright is not installed: {_HOW_TO}") from None
+                raise RenderUnavailable(f"Playwright is not installed: {HOW_TO_INSTALL}") from None
             if self._pw is None:
                 self._pw = await async_playwright().start()
             try:
@@ -516,7 +372,7 @@ class Renderer:
             except PlaywrightError as exc:
                 first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
                 raise RenderUnavailable(
-                    f"cannot start the browser {executable}: {first[:300]}; {_HOW_TO}"
+                    f"cannot start the browser {executable}: {first[:300]}; {HOW_TO_INSTALL}"
                 ) from None
             self.marker = marker
             self.launches += 1
