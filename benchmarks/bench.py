@@ -502,7 +502,7 @@ _MD_TAG_OR_CODE = re.compile(r"(`+)(?:(?!\1).)*?\1|(?<!\\)</?[A-Za-z][\w-]*(?:\s
 def _drop_tags(markdown: str) -> str:
     """``markdown`` less its HTML tags (a ``<br>`` in a table cell, a table written as
     HTML), except inside code blocks and code spans."""
-    from unchrome.pipeline.render import fence_lines
+    from unchrome.pipeline.markdown import fence_lines
 
     out: list[str] = []
     for line, fenced in fence_lines(markdown):

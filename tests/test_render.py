@@ -10,7 +10,7 @@ from selectolax.lexbor import LexborHTMLParser
 import unchrome
 from unchrome import Config
 from unchrome.pipeline import render
-from unchrome.pipeline.render import markdown as render_markdown
+from unchrome.pipeline.markdown import markdown as render_markdown
 from unchrome.pipeline.segment import segment
 from unchrome.pipeline.select import settle, whole
 

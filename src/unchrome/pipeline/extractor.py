@@ -30,6 +30,7 @@ from unchrome.pipeline import (
     fallbacks,
     feed,
     kinds,
+    markdown,
     prune,
     render,
     score,
@@ -241,7 +242,7 @@ class Extractor:
             encoding=encoding,
             _render_html=partial(self._rendering, content, base_url) if has_body else None,
             _render_markdown=partial(
-                render.markdown,
+                markdown.markdown,
                 # The headline left the body (select.settle); a Markdown document
                 # still opens with it.
                 title=content.heading,

@@ -3,8 +3,7 @@
 Plain text joins the kept blocks (its rules are ours: which short paragraphs to drop,
 how tables read as text). The HTML is written from the same blocks: the text nodes of
 the kept blocks and nothing of the dropped ones. Markdown is a solved problem and goes
-to html-to-markdown, a maintained converter with a Rust core, fed with that HTML.
-"""
+to html-to-markdown, a maintained converter with a Rust core, fed with that HTML."""
 
 from __future__ import annotations
 
@@ -12,8 +11,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from html import escape, unescape
-
-import html_to_markdown
 
 from unchrome._native._blocktext import word_count
 from unchrome.pipeline.parse import LexborNode
@@ -635,117 +632,6 @@ def _collect(
     media.append((bucket, Media(url=url, text=text, title=attrs.get("title") or "")))
 
 
-# The converter writes an image inside any other element as its alt text, words the
-# page shows as a picture and the text rendering never holds ("A plate of pasta with
-# a fork" inside a recipe card's link): images stay images wherever they sit.
-_IMAGE_PARENTS = [
-    "a", "h1", "h2", "h3", "h4", "h5", "h6", "p", "div", "span", "li", "dd", "dt", "td",
-    "th", "caption", "figure", "figcaption", "picture", "blockquote", "section",
-    "article", "header", "footer", "aside", "main", "strong", "b", "em", "i", "u",
-    "small", "mark", "q", "cite", "label", "sup", "sub", "center", "font", "address",
-]  # fmt: skip
-
-
-def markdown(
-    html: str,
-    *,
-    title: str | None = None,
-    table_format: str = "markdown",
-    include_images: bool = True,
-    include_links: bool = True,
-) -> str:
-    options = html_to_markdown.ConversionOptions(
-        keep_inline_images_in=_IMAGE_PARENTS,
-        # <abbr title="Virtual Private Network">VPN</abbr> is "VPN" on the page; the
-        # converter would spell every one out, words neither the page nor the text show.
-        expand_abbreviations=False,
-        # "a***a", a masked name, is no emphasis: a literal asterisk is escaped.
-        escape_asterisks=True,
-        extract_metadata=False,
-        heading_style="atx",
-        code_block_style="backticks",
-        skip_images=not include_images,
-        strip_tags=[] if include_links else ["a"],
-        preserve_tags=["table"] if table_format == "html" else [],
-        # A cell's paragraphs and lines part with <br>: a Markdown cell is one line.
-        br_in_tables=True,
-    )
-    # Markup the page shows as text ("&lt;a href=…&gt;" in a tutorial) must stay text:
-    # the converter would write it as raw HTML, which a Markdown reader renders. Its
-    # "<" goes through the converter as a private-use character, then comes back
-    # escaped outside code and as it is inside.
-    literal = "&lt;" in html
-    if literal:
-        html = html.replace("&lt;", _LT)
-    try:
-        converted = html_to_markdown.convert(html, options).content.strip()
-    except html_to_markdown.InvalidInputError:
-        # The converter calls a text "binary" when about a third of it is control
-        # characters (a Shift JIS page full of \x06 bytes, found by the fuzzer). They
-        # are invisible: convert again without them. Pages it accepts are unchanged.
-        converted = html_to_markdown.convert(html.translate(_CONTROLS), options).content.strip()
-    if literal:
-        # In a URL (a data: picture's "<svg") the converter percent-encoded it.
-        converted = _restore_lt(_LT_IN_URL.sub("%3C", converted))
-    if title:
-        title = " ".join(title.split())
-        first = converted.partition("\n")[0]
-        if first.startswith("#") and first.lstrip("#").strip().casefold() == title.casefold():
-            return converted  # it opens with its title already
-        return f"# {title}\n\n{converted}"
-    return converted
-
-
-_LT = "\ue000"
-_LT_IN_URL = re.compile("%EE%80%80", re.I)
-_CODE_SPAN_OR_LT = re.compile(r"(`+)(?:(?!\1).)*?\1|\ue000", re.S)
-# A code fence's line: after indentation, list markers or quote marks ("5. ```bash" opens
-# a list item's code block), a run of three backticks or tildes and its info string.
-FENCE = re.compile(r"^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|>[ \t]?)*(`{3,}|~{3,})(.*)$")
-
-
-def fence_lines(markdown: str) -> list[tuple[str, bool]]:
-    """The lines of ``markdown``, each with whether it is inside a fenced code block
-    (the fences themselves are not): a fence closes only on a run of its own character
-    at least as long, with no info string (CommonMark)."""
-    out: list[tuple[str, bool]] = []
-    fence = ""
-    for line in markdown.split("\n"):
-        match = FENCE.match(line) if "``" in line or "~~" in line else None
-        if match and not fence:
-            fence = match.group(1)
-            out.append((line, False))
-        elif (
-            match
-            and match.group(1)[0] == fence[0]
-            and len(match.group(1)) >= len(fence)
-            and not match.group(2).strip()
-        ):
-            fence = ""
-            out.append((line, False))
-        else:
-            out.append((line, bool(fence)))
-    return out
-
-
-def _restore_lt(markdown: str) -> str:
-    """The "<" of the page's text back in converted Markdown: as it is inside code
-    blocks and spans, escaped (``\\<``) elsewhere."""
-    out: list[str] = []
-    for line, fenced in fence_lines(markdown):
-        if _LT in line:
-            if fenced:
-                line = line.replace(_LT, "<")
-            else:
-                line = _CODE_SPAN_OR_LT.sub(
-                    lambda m: m.group(0).replace(_LT, "<") if m.group(1) else "\\<", line
-                )
-        out.append(line)
-    return "\n".join(out)
-
-
-# C0 control characters but tab, line feed, form feed and carriage return.
-_CONTROLS = dict.fromkeys(c for c in range(32) if c not in (9, 10, 12, 13))
 # Reading speeds: ~230 words a minute for space-separated scripts, ~500 characters a
 # minute for Chinese and Japanese (commonly cited averages).
 WORDS_PER_MINUTE = 230
