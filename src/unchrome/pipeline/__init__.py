@@ -3,5 +3,6 @@ orchestrator) runs them: sniff (the input's size and format) → decode → pars
 metadata (``unchrome.metadata``, read before pruning) → prune → segment
 (``segmentation``: the blocks it makes) → score → select (with the block model,
 ``unchrome.model``; ``kinds`` says when the comments are the content) → fallbacks →
-classify → render (``markdown``: the Markdown made from the rendered HTML). ``feed`` reads RSS and Atom inputs. The compiled walks these stages
-call are in ``unchrome._native``."""
+classify → render (``markdown``: the Markdown made from the rendered HTML). ``feed``
+reads RSS and Atom inputs. The compiled walks these stages call are in
+``unchrome._native``."""
