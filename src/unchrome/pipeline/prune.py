@@ -27,6 +27,7 @@ from unchrome._native._dom import (
     text_length,
 )
 from unchrome.pipeline.parse import LexborHTMLParser, LexborNode
+from unchrome.rules.names import COMMENT_WORDS, CONSENT_WORDS, LAYOUT_WORDS, NOISE_WORDS
 
 # Elements that never carry readable main content. Among them a ruby annotation's
 # reading (<rt>) and its fallback parentheses (<rp>): 子<rt>こども</rt> is the word 子,
@@ -71,49 +72,6 @@ _PANEL = re.compile(
 _REACT_SEGMENT = re.compile(r"S:[0-9a-f]+$")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
-# Class/id tokens of widgets that are never main content. Tokens are matched at word
-# boundaries (start of the attribute or after a separator), so "header" does not hit
-# "ad" and "shadow" does not hit "ad".
-_NOISE_WORDS = (
-    r"ads?|ad[-_]?(?:slot|unit|box|wrap(?:per)?|container|banner|zone|block|space|label)s?"
-    r"|adsbygoogle|advert\w*|sponsor\w*|promo(?:tion)?s?|dfp\w*|gpt[-_]ad\w*"
-    r"|share\w*|sharing|social[-_]?(?:share|links|media|icons|buttons|bar)?\w*"
-    r"|sharedaddy|addthis\w*|addtoany|a2a\w*"
-    r"|newsletter\w*|subscribe\w*|subscription[-_]?(?:box|form|wall)\w*|signup\w*"
-    r"|popup\w*|modal\w*|lightbox\w*|overlay"
-    r"|disqus\w*|comment[-_]?(?:form|respond|reply[-_]?form)\w*|respond"
-    r"|outbrain\w*|taboola\w*|skip[-_]?(?:link|to[-_]content)\w*|screen[-_]?reader\w*"
-    r"|sr[-_]only|visually[-_]hidden|print[-_]only"
-    # What the site leaves off the printed page (Tailwind's print:hidden, Bootstrap's
-    # d-print-none): its own statement that this is not the story.
-    r"|print:hidden|hidden[-_]print|d[-_]print[-_]none|no[-_]?print"
-    # Per-post chrome of forums: signatures and the poster's join date and counters.
-    r"|\w*signature\w*|message[-_]?user[-_]?extras|user[-_]?extras|post[-_]?profile"
-    r"|(?:user|member|author|poster)[-_]?(?:stats|extras)"
-)
-
-# Consent managers: a privacy centre can hold more text than a short story, so these
-# go whatever their size (see WIDGET_MAX_PAGE_SHARE).
-_CONSENT_WORDS = (
-    r"cookie\w*|consent\w*|gdpr\w*|onetrust\w*|ot[-_]sdk\w*|cmp[-_]?(?:banner|modal|dialog|wrapper)"
-)
-
-# Comment sections proper: removed unless Config.include_comments.
-_COMMENT_WORDS = (
-    r"comments?(?:[-_]?(?:area|section|list|wrap(?:per)?|container|thread))?"
-    r"|commentlist|user[-_]?comments"
-    # Customer reviews are the comments of product pages.
-    r"|(?:product|customer|user)?[-_]?reviews(?:[-_]?(?:list|section|container|wrap(?:per)?|area|content))?"
-    r"|review[-_]?(?:list|section|container|wrap(?:per)?|area)"
-    # Third-party review widgets, named like Disqus is: by the widget, not the site.
-    r"|yotpo\w*|jdgm\w*|judgeme\w*|okendo\w*|stamped[-_]\w*|bv[-_](?:rating|review)\w*"
-    r"|pr[-_]review\w*|loox\w*|junip\w*|trustpilot\w*|reviews[-_]?io\w*"
-)
-
-# A class that also names content ("content-sidebar", "article-ad-wrapper") on an
-# element holding real text is a layout wrapper, not a widget.
-_LAYOUT_WORDS = r"content|article|post|entry|story|main|body|text|page"
-
 
 def token_re(words: str, outside: str = "a-z0-9") -> re.Pattern[str]:
     """``words`` as whole tokens: at either end of the string or next to a character
@@ -127,15 +85,15 @@ def _ascii_token_re(words: str, outside: str = "a-z0-9") -> re.Pattern[str]:
     return re.compile(rf"[^{outside}](?:{words})(?:$|[^{outside}])")
 
 
-_NOISE = token_re(_NOISE_WORDS)
-_CONSENT = token_re(_CONSENT_WORDS)
-_COMMENTS = token_re(_COMMENT_WORDS)
-_CONTENT_WORDS = token_re(_LAYOUT_WORDS, "a-z")
+_NOISE = token_re(NOISE_WORDS)
+_CONSENT = token_re(CONSENT_WORDS)
+_COMMENTS = token_re(COMMENT_WORDS)
+_CONTENT_WORDS = token_re(LAYOUT_WORDS, "a-z")
 
-_NOISE_ASCII = _ascii_token_re(_NOISE_WORDS)
-_CONSENT_ASCII = _ascii_token_re(_CONSENT_WORDS)
-_COMMENTS_ASCII = _ascii_token_re(_COMMENT_WORDS)
-_CONTENT_WORDS_ASCII = _ascii_token_re(_LAYOUT_WORDS, "a-z")
+_NOISE_ASCII = _ascii_token_re(NOISE_WORDS)
+_CONSENT_ASCII = _ascii_token_re(CONSENT_WORDS)
+_COMMENTS_ASCII = _ascii_token_re(COMMENT_WORDS)
+_CONTENT_WORDS_ASCII = _ascii_token_re(LAYOUT_WORDS, "a-z")
 
 
 def _alternatives(words: str) -> list[str]:
@@ -177,7 +135,7 @@ def _by_first_letter(words: str) -> str:
 # tried in full at every separator.
 _SIGNATURE = r"|\w*signature\w*"
 _WIDGET_ASCII = _ascii_token_re(
-    _by_first_letter(f"{_CONSENT_WORDS}|{_NOISE_WORDS}|{_COMMENT_WORDS}".replace(_SIGNATURE, ""))
+    _by_first_letter(f"{CONSENT_WORDS}|{NOISE_WORDS}|{COMMENT_WORDS}".replace(_SIGNATURE, ""))
 )
 LAYOUT_WRAPPER_MIN_TEXT = 500
 WIDGET_MAX_PAGE_SHARE = 0.4

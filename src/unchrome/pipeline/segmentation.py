@@ -12,6 +12,7 @@ from typing import Any
 
 from unchrome._native._blocktext import ends_sentence
 from unchrome.pipeline.parse import LexborNode
+from unchrome.rules.names import BODY_NAME, CHROME_WORDS, SIDEBAR_NAME
 
 BLOCK_TAGS = frozenset(
     {
@@ -69,20 +70,11 @@ _ASCII_NAME_TABLE = (
     + b" " * 128
 )
 
-# Chrome that sits inside story containers: breadcrumbs, related-post lists, tag
-# clouds, pagination, author boxes, "read more" teasers. Judged inside the winner
-# only, and only when the block also looks like chrome (select.noise_elements).
-_CHROME_WORDS = (
-    r"breadcrumbs?\w*|related\w*|recommend\w*|more[-_]?(?:stories|articles|news)"
-    r"|read[-_]?more|tags?[-_]?(?:list|cloud|links)?|post[-_]?tags|tagcloud|pagination|pager"
-    r"|nav|navbar|navigation|menu|sidebar|toc|table[-_]of[-_]contents|author[-_]?(?:bio|box)"
-    r"|byline|post[-_]?meta|entry[-_]?meta|toolbar|trending\w*|popular[-_]?(?:posts|articles)"
-)
-CHROME_NAMES = re.compile(rf"(?:^|[^a-z0-9])(?:{_CHROME_WORDS})(?:$|[^a-z0-9])", re.I)
+CHROME_NAMES = re.compile(rf"(?:^|[^a-z0-9])(?:{CHROME_WORDS})(?:$|[^a-z0-9])", re.I)
 # The same test for lowercased ASCII names given a leading space: no re.I, and a
 # pattern that starts with a character class, which sre scans for instead of trying
 # every position (a miss cost ~13 us with the pattern above; see prune._names_verdict).
-_CHROME_NAMES_ASCII = re.compile(rf"[^a-z0-9](?:{_CHROME_WORDS})(?:$|[^a-z0-9])")
+_CHROME_NAMES_ASCII = re.compile(rf"[^a-z0-9](?:{CHROME_WORDS})(?:$|[^a-z0-9])")
 
 # What the class/id words say of an element (Segmentation.named): nothing, in-story
 # chrome (CHROME_NAMES), a sidebar, or the body of a post. Chrome is bit NAMED_CHROME:
@@ -94,17 +86,6 @@ _CHROME_NAMES_ASCII = re.compile(rf"[^a-z0-9](?:{_CHROME_WORDS})(?:$|[^a-z0-9])"
 # word inside longer names, it lowered 52 pages (21 rose): WCXB dev 0.900 -> 0.879
 # (articles -0.031), the news set -0.006, CleanPortalEval -0.033.
 NAMED_NOTHING, NAMED_CHROME, NAMED_SIDEBAR, NAMED_BODY = 0, 1, 3, 4
-_SIDEBAR_NAME = re.compile(r"(?:^|\s)sidebar(?:\s|$)")
-# The body of a post, as blog and news templates name the element that holds the
-# story and nothing else: WordPress's "entry-content", Blogger's "post-body", Movable
-# Type's "entry-body", "article-body", "article__body", "story-text"... (whole class
-# tokens or ids; 1,254 of the 4,004 suite pages name one). A modifier
-# ("entry--text", one entry of a story split into many) is not one: read as a body, it
-# cut a news page's story in half (-0.30). select.within_story_body reads it.
-_BODY_NAME = re.compile(
-    r"(?:^|\s)(?:(?:entry|post|article|story)(?:[-_]?|__)(?:content|body|text)|post[-_]?entry)"
-    r"(?:\s|$)"
-)
 
 
 @dataclass(slots=True)
@@ -258,8 +239,8 @@ class Vocabulary:
             chrome = CHROME_NAMES.search(lowered) is not None
         named = NAMED_NOTHING
         if chrome:
-            named = NAMED_SIDEBAR if _SIDEBAR_NAME.search(lowered) else NAMED_CHROME
-        elif _BODY_NAME.search(lowered):
+            named = NAMED_SIDEBAR if SIDEBAR_NAME.search(lowered) else NAMED_CHROME
+        elif BODY_NAME.search(lowered):
             named = NAMED_BODY
         verdict = (mask, named)
         if len(self._cache) > 1 << 16:
