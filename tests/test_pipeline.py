@@ -24,6 +24,7 @@ from unchrome import (
 from unchrome.pipeline import prune
 from unchrome.pipeline.score import aggregate
 from unchrome.pipeline.segment import segment
+from unchrome.rules import tags
 
 # --------------------------------------------------------------------- body choice
 
@@ -779,7 +780,7 @@ def test_fallback_text_of_media_and_iframes_is_not_content():
     assert "https://player.example/embed/1" in {v.url for v in result.videos}
 
 
-@pytest.mark.parametrize("tag", sorted(prune.NEVER_CONTENT - {"head", "title"}))
+@pytest.mark.parametrize("tag", sorted(tags.NEVER_CONTENT - {"head", "title"}))
 def test_never_content_tag_ids_match_parsed_elements(tag):
     # prune finds these elements by lexbor tag id: an id that is not lexbor's static
     # one for the tag would silently keep them (a script's code in the text).

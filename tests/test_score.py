@@ -9,7 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from unchrome.pipeline import score
-from unchrome.pipeline.segmentation import FLAG_IN_LINK, FLAG_ROW, Block, Segmentation
+from unchrome.pipeline.segmentation import (
+    FLAG_IN_LINK,
+    FLAG_ROW,
+    Block,
+    Segmentation,
+)
 
 
 def ref_sums(blocks: list[Block], elements: int) -> dict[str, np.ndarray]:

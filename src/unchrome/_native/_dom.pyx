@@ -45,14 +45,10 @@ from unchrome.rules.formats import (
     TWITTER_CARD,
 )
 from unchrome.pipeline.segmentation import (
-    BLOCK_TAGS,
     BR,
-    CARD_BLOCKS,
     FLAG_IN_LINK,
     FLAG_ROW,
     FLAG_SHORT,
-    HEADINGS,
-    LENGTH_FILTERED,
     SHORT_PARAGRAPH_CHARS,
     Block,
     EMPTY_VOCABULARY,
@@ -68,6 +64,7 @@ from unchrome.pipeline.segmentation import (
     is_data_table,
     table_rows,
 )
+from unchrome.rules.tags import BLOCK_TAGS, CARD_BLOCKS, HEADINGS, LENGTH_FILTERED
 
 # The selectolax versions whose bundled lexbor is the one third_party/lexbor holds (3.1.0,
 # the same sources in both) and whose LexborNode has the layout declared below.

@@ -37,10 +37,7 @@ from unchrome.model.policy import (
 )
 from unchrome.model.trees import ObliviousTrees, sigmoid
 from unchrome.pipeline.score import Aggregate
-from unchrome.pipeline.segmentation import (
-    Segmentation,
-    Vocabulary,
-)
+from unchrome.pipeline.segmentation import Segmentation, Vocabulary
 from unchrome.pipeline.select import Selection
 
 MODEL_FILE = "blockmodel.npz"

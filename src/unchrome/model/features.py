@@ -17,12 +17,12 @@ from unchrome.pipeline.score import Aggregate
 from unchrome.pipeline.segmentation import (
     FLAG_IN_LINK,
     FLAG_ROW,
-    HEADINGS,
     Block,
     Segmentation,
     Vocabulary,
 )
 from unchrome.pipeline.select import Selection
+from unchrome.rules.tags import HEADINGS
 from unchrome.urls import path as url_path
 
 # Tags whose presence among a block's ancestors the model sees.

@@ -9,11 +9,7 @@ import numpy as np
 from unchrome._native._blocktext import ends_sentence
 from unchrome.model.features import PageContext
 from unchrome.pipeline.score import Aggregate
-from unchrome.pipeline.segmentation import (
-    PROSE_CHARS,
-    Block,
-    is_prose,
-)
+from unchrome.pipeline.segmentation import PROSE_CHARS, Block, is_prose
 from unchrome.pipeline.select import Selection
 from unchrome.rules.formats import ARTICLE_TYPES
 

@@ -28,32 +28,19 @@ from unchrome._native._dom import (
 )
 from unchrome.pipeline.parse import LexborHTMLParser, LexborNode
 from unchrome.rules.names import COMMENT_WORDS, CONSENT_WORDS, LAYOUT_WORDS, NOISE_WORDS
+from unchrome.rules.tags import NEVER_CONTENT
 
-# Elements that never carry readable main content. Among them a ruby annotation's
-# reading (<rt>) and its fallback parentheses (<rp>): 子<rt>こども</rt> is the word 子,
-# and read inline the reading would interleave with the text (子こども). Not <object>:
-# its children are the fallback a browser shows when it cannot render the object, which
-# is every plugin's today (Flash, Java, ActiveX) and any object without data, so they
-# are read and pruned like any other element's. A Flash-era video's description lives
-# there (16 CleanPortalEval pages of one news site: 0.963 -> 0.982; one WCXB page kept
-# a review badge's score, -0.007; no other page of the suites changed).
-NEVER_CONTENT = frozenset(
-    {
-        "script", "style", "noscript", "template", "link", "meta", "svg", "canvas",
-        "button", "input", "select", "textarea", "option", "optgroup", "datalist",
-        "dialog", "embed", "map", "head", "title", "nav", "footer", "rt", "rp",
-    }
-)  # fmt: skip
-# Their lexbor tag ids: static for the tags lexbor knows, which all of these are
-# (tests/test_pipeline checks each against a parsed element; an unknown tag's id would
-# point into the throwaway document below). The pass that removes them walks the
-# elements and filters by tag id: a lexbor selector list costs about one walk of the
-# tree per selector, and the list of these tags (23 then) took 0.36 ms at the median dev page
-# against 0.16 ms for the walk (prune_page 1.13 -> 0.94 ms). body.traverse() rather
-# than body.css("*"), which builds a list of every element first (on a hostile page of
-# a million <br>, 1.5 s and 81 MB against 0.8 s and none). Same elements in the same
-# order on the dev pages: a type selector matches by tag id, inside <svg> too. The walk
-# is compiled now (_dom.prune_census): it makes a node object for the matches alone.
+# The lexbor tag ids of rules.tags.NEVER_CONTENT: static for the tags lexbor knows,
+# which all of these are (tests/test_pipeline checks each against a parsed element; an
+# unknown tag's id would point into the throwaway document below). The pass that removes
+# them walks the elements and filters by tag id: a lexbor selector list costs about one
+# walk of the tree per selector, and the list of these tags (23 then) took 0.36 ms at
+# the median dev page against 0.16 ms for the walk (prune_page 1.13 -> 0.94 ms).
+# body.traverse() rather than body.css("*"), which builds a list of every element first
+# (on a hostile page of a million <br>, 1.5 s and 81 MB against 0.8 s and none). Same
+# elements in the same order on the dev pages: a type selector matches by tag id, inside
+# <svg> too. The walk is compiled now (_dom.prune_census): it makes a node object for
+# the matches alone.
 _NEVER_CONTENT_IDS = frozenset(
     LexborHTMLParser("").create_node(tag).tag_id for tag in NEVER_CONTENT
 )

@@ -14,16 +14,10 @@ from html import escape, unescape
 
 from unchrome._native._blocktext import word_count
 from unchrome.pipeline.parse import LexborNode
-from unchrome.pipeline.segmentation import (
-    BLOCK_TAGS,
-    CHROME_NAMES,
-    FLAG_ROW,
-    HEADINGS,
-    MEDIA_WITH_FALLBACK,
-    Block,
-)
+from unchrome.pipeline.segmentation import CHROME_NAMES, FLAG_ROW, Block
 from unchrome.pipeline.select import LAYOUT_CELL_CHARS, Content, html_root
 from unchrome.result import Media
+from unchrome.rules.tags import BLOCK_TAGS, HEADINGS, MEDIA_WITH_FALLBACK
 from unchrome.urls import resolve
 
 # Items of a list read one per line; other blocks are separated by a blank line.

@@ -13,39 +13,12 @@ from typing import Any
 from unchrome._native._blocktext import ends_sentence
 from unchrome.pipeline.parse import LexborNode
 from unchrome.rules.names import BODY_NAME, CHROME_WORDS, SIDEBAR_NAME
+from unchrome.rules.tags import BLOCK_TAGS, HEADINGS, NO_TEXT
 
-BLOCK_TAGS = frozenset(
-    {
-        "p", "div", "section", "article", "main", "header", "footer", "aside", "nav",
-        "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "dl", "dt", "dd",
-        "blockquote", "pre", "table", "tr", "td", "th", "caption", "figure",
-        "figcaption", "hr", "address", "details", "summary", "form", "fieldset",
-        "center", "thead", "tbody", "tfoot", "hgroup", "menu", "body", "html",
-        "legend", "option",
-    }
-)  # fmt: skip
-# Paragraphs are judged by their length (Config.min_paragraph_chars, in characters); a
-# one-word list item or caption is still content.
-LENGTH_FILTERED = frozenset({"p", "blockquote"})
 # Paragraphs shorter than this are flagged FLAG_SHORT: the density score and the block
 # model never see them (the model was trained without them, at the default
 # min_paragraph_chars), and they follow the blocks around them (select.settle_short).
 SHORT_PARAGRAPH_CHARS = 20
-# Block elements an <a> may wrap to make a card: a linked heading or teaser is a card
-# of a listing, not navigation, so its text does not count as link text.
-CARD_BLOCKS = frozenset(
-    {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "section", "article"}
-)
-
-# Replaced elements whose children are fallback for browsers without them ("Your browser
-# does not support the audio element.", an <iframe>'s unparsed markup) or <track>
-# labels: never shown. On the WCXB dev pages 93 such elements hold text, none of it
-# hand-checked content. Their media stay for the HTML and Markdown renderings, which
-# drop the fallback (render.sanitize).
-MEDIA_WITH_FALLBACK = frozenset({"iframe", "video", "audio"})
-# Elements whose text is never read: void ones and the media above.
-NO_TEXT = frozenset({"img", "hr"}) | MEDIA_WITH_FALLBACK
-
 # Line-break marker inside a block's buffer. NUL never reaches here: decode() and
 # extract() strip it from the input.
 BR = "\x00"
@@ -251,8 +224,6 @@ class Vocabulary:
 
 EMPTY_VOCABULARY = Vocabulary()
 
-
-HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 # A block is a paragraph of prose when it has at least PROSE_CHARS characters, ends a
 # sentence and is mostly not link text: what a story is made of, and what a sidebar of

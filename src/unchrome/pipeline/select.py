@@ -23,13 +23,13 @@ from unchrome.pipeline.score import CANDIDATE_TAGS, Aggregate
 from unchrome.pipeline.segmentation import (
     FLAG_ROW,
     FLAG_SHORT,
-    LENGTH_FILTERED,
     NAMED_BODY,
     NAMED_SIDEBAR,
     Block,
     Segmentation,
     is_prose,
 )
+from unchrome.rules.tags import LENGTH_FILTERED
 
 # Blocks that are pure navigation inside the chosen body: judged by their link share.
 _LINK_BLOCK_TAGS = frozenset(
