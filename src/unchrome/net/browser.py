@@ -13,7 +13,7 @@ The SSRF guard holds inside the browser, in three layers:
 
 1. **Chromium makes no request itself.** A route on the browser context takes every
    request it wants to make (the document, iframes, scripts, XHR/fetch, the requests of
-   workers) and :class:`unchrome.net.fetch.PageNetwork` makes it instead: the URL checked
+   workers) and :class:`unchrome.net.page_network.PageNetwork` makes it instead: the URL checked
    as a user's URL is (scheme, port, user info), every resolved address checked against
    the reserved ranges, the socket opened to an address that was checked (no DNS
    rebinding window), redirects followed by the fetcher with every hop re-checked,
