@@ -6,8 +6,6 @@ import numpy as np
 
 from unchrome._native._trees import raw_scores
 
-# --------------------------------------------------------------------------- model
-
 
 class ObliviousTrees:
     """A boosted ensemble of oblivious (symmetric) trees, evaluated for all rows at once.

@@ -35,9 +35,6 @@ def available() -> bool:
     return importlib.util.find_spec("playwright") is not None
 
 
-# --------------------------------------------------------------------------- where
-
-
 def find_browser(explicit: str | None = None, playwright_own: str | None = None) -> str:
     """The Chromium to run: ``explicit``, else ``UNCHROME_BROWSER``, else Playwright's own
     installed browser, else the first of :data:`BROWSER_NAMES` on PATH."""

@@ -26,8 +26,6 @@ from unchrome.net.transport import (
     map_exception,
 )
 
-# ------------------------------------------------------------ the renderer's requests
-
 # Request headers that belong to the browser's own connection, or that the fetcher sets
 # itself (it decodes the body, so it says which encodings it can decode).
 _BROWSER_DROPPED = frozenset(

@@ -8,8 +8,6 @@ import re
 
 from unchrome.result import Result
 
-# --------------------------------------------------------------------------- when
-
 MiB = 1024 * 1024
 
 # Elements client-side frameworks render into: empty in the HTML, filled by a script.

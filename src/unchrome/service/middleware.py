@@ -33,7 +33,6 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 access_log = logging.getLogger("unchrome.access")
 # Paths that do work (fetch or extract): behind auth and the concurrency limit.
 _WORK_PREFIXES = ("/v1/", "/r/")
-# ----------------------------------------------------------------------- middleware
 
 
 class AccessLog:

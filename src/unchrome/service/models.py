@@ -18,8 +18,6 @@ from unchrome.errors import (
 from unchrome.result import Result
 
 Format = Literal["markdown", "text", "html"]
-# ---------------------------------------------------------------------------- models
-
 
 WITH_METADATA = "the Markdown or text opens with a YAML front matter (title, author, dates...)"
 

@@ -9,9 +9,6 @@ import logging
 from unchrome.service.serve import create_app
 from unchrome.service.settings import ServiceSettings
 
-# ----------------------------------------------------------------------------- run
-
-
 # How long an idle keep-alive connection stays open. Uvicorn's default, 5 s, is the very
 # moment httpx's pool reuses a connection (keepalive_expiry 5 s): under load a POST sent
 # on a connection the server was closing failed. This outlives the common clients' own
