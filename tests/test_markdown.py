@@ -5,37 +5,8 @@ from __future__ import annotations
 
 import re
 
-import unchrome
-from unchrome import Config
+from test_render import CODE, LONG, LONG2, extract
 from unchrome.pipeline.markdown import markdown as render_markdown
-
-URL = "https://docs.example/guide/page"
-
-
-LONG = (
-    "This paragraph is long enough to pass every length filter of the plain-text renderer, "
-    "so it always shows up in the output."
-)
-
-
-LONG2 = (
-    "A second paragraph of ordinary prose follows the first one, and it too is long enough "
-    "to be kept by the renderer without question."
-)
-
-
-CODE = 'def greet(name):\n    if name:\n        return f"hi {name}"\n    return "hi"'
-
-
-def page(body: str) -> str:
-    return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Guide</title></head>'
-        f"<body><article>{body}</article></body></html>"
-    )
-
-
-def extract(body: str, **config: object) -> unchrome.Result:
-    return unchrome.extract(page(body), url=URL, config=Config(**config) if config else None)
 
 
 def md_table_rows(markdown: str) -> list[list[str]]:

@@ -5,27 +5,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 import unchrome
 from benchmarks import bench
+from pages import FIXTURES, STORY
 from unchrome import Config
 
 URL = "https://news.example/section/story"
-FIXTURES = Path(__file__).parent / "fixtures" / "pipeline"
 WCXB = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wcxb"
-STORY = [
-    "The council voted on Monday evening to keep the public library open on Sundays, "
-    "reversing a decision taken last winter that had angered parents and students alike.",
-    "Librarians had collected more than four thousand signatures in six weeks, and the "
-    "petition was read aloud at the start of the meeting to applause from the gallery.",
-    "The extra hours will be paid for by closing the branch office one morning a week, "
-    "a compromise that the finance committee said would leave the budget unchanged.",
-    "Opening on Sundays resumes next month, with the reading room and the children's "
-    "corner staffed by volunteers from the local history society during the first weeks.",
-]
 ALL_PARAGRAPHS = Config(min_paragraph_chars=0)
 
 
@@ -33,7 +24,7 @@ def page(body: str, *, head: str = "<title>Library stays open</title>") -> str:
     return f'<!doctype html><html lang="en"><head>{head}</head><body>{body}</body></html>'
 
 
-def story(paragraphs: list[str] = STORY) -> str:
+def story(paragraphs: Sequence[str] = STORY) -> str:
     return "".join(f"<p>{p}</p>" for p in paragraphs)
 
 
