@@ -69,7 +69,7 @@ PAGE_TYPES: tuple[str, ...] = (
 
 #: Where the data sits relative to the parent directory of the repository.
 DATA_SUBPATH = Path("shared", "data", "wcxb")
-SUITES = ("wcxb", "news", "classic", "readability")
+SUITES = ("wcxb", "news", "classic", "readability", "fundus")
 #: ``--suite`` names that run several suites one after the other.
 SUITE_GROUPS = {"both": ("wcxb", "news"), "all": SUITES}
 
@@ -370,6 +370,36 @@ def load_readability(data_dir: Path, limit: int | None = None) -> list[Page]:
     return pages[:limit] if limit is not None else pages
 
 
+def load_fundus(data_dir: Path, limit: int | None = None) -> list[Page]:
+    """fundus's pages: ``index.json`` rows as in the news set; ``expected`` is the body as
+    the publisher's hand-made fundus parser reads it (dek, section headings and paragraphs,
+    no title, captions or bylines), grouped by ``source`` (``fundus-<country>``) under one
+    group, ``fundus``. ``title``, ``authors`` and ``date`` are the same parser's metadata:
+    ``author`` is the names joined by ", " (``authors`` as the list)."""
+    rows = json.loads((data_dir / "index.json").read_text(encoding="utf-8"))
+    pages = []
+    for row in rows:
+        authors = [a for a in row.get("authors") or [] if isinstance(a, str) and a.strip()]
+        known = {"title": row.get("title"), "date": row.get("date"),
+                 "author": ", ".join(authors) if authors else None}  # fmt: skip
+        pages.append(
+            Page(
+                file_id=row["id"],
+                page_type="fundus",
+                url=row.get("url") or None,
+                html_path=data_dir / "pages" / f"{row['id']}.html.gz",
+                truth=row["expected"],
+                with_snippets=(),
+                without_snippets=(),
+                lang=row.get("lang"),
+                cjk_tokens=True,
+                metadata={k: v for k, v in known.items() if isinstance(v, str) and v.strip()},
+                source="fundus",
+            )
+        )
+    return pages[:limit] if limit is not None else pages
+
+
 def load_suite(
     suite: str,
     data_dir: Path,
@@ -384,6 +414,8 @@ def load_suite(
         return load_classic(data_dir, limit), []
     if suite == "readability":
         return load_readability(data_dir, limit), []
+    if suite == "fundus":
+        return load_fundus(data_dir, limit), []
     return load_pages(data_dir, split, types, limit)
 
 
