@@ -574,7 +574,9 @@ def cross_validate(args: argparse.Namespace) -> None:
     domains = np.array([records[i]["domain"] for i in page])
     oof = np.zeros(len(y))
     started = time.perf_counter()
-    if args.folds_per_corpus:
+    if args.loco_only:
+        splits = []
+    elif args.folds_per_corpus:
         # Each corpus's domains split into folds on their own, fold k of every corpus
         # held out together: a corpus's folds are the ones it gets alone.
         corpus = np.array([records[i]["corpus"] for i in page])
@@ -598,14 +600,18 @@ def cross_validate(args: argparse.Namespace) -> None:
         model = train(x[train_rows], y[train_rows], w[train_rows], args.seed)
         oof[test_rows] = model.predict_proba(x[test_rows])[:, 1]
         print(f"fold {fold}: {time.perf_counter() - started:.0f} s", flush=True)
-    np.save(CACHE / "oof.npy", oof)
+    if not args.loco_only:
+        np.save(CACHE / "oof.npy", oof)
     # Leave one source out: each data set (WCXB, magic-html, news-spiders, Dragnet,
     # CleanEval, CleanPortalEval, the Chinese set) scored by a model trained on the
     # others, without the hosts of the one held out: its annotators' convention and its
     # sites are unseen. The models are kept for the benchmark (bench --loco DIR).
     sources = np.array([source_of(records[i]) for i in page])
     loco = np.zeros(len(y))
-    for held in () if args.skip_cross else sorted(set(sources.tolist())):
+    held_out = sorted(set(sources.tolist()))
+    if args.loco_sources:
+        held_out = [s for s in args.loco_sources.split(",") if s in held_out]
+    for held in () if args.skip_cross else held_out:
         test_rows = np.flatnonzero(sources == held)
         held_domains = set(domains[test_rows].tolist())
         train_rows = np.flatnonzero((sources != held) & ~np.isin(domains, list(held_domains)))
@@ -620,15 +626,16 @@ def cross_validate(args: argparse.Namespace) -> None:
             trained_on=(f"every source but {held}",),
         )
         print(f"without {held}: {time.perf_counter() - started:.0f} s", flush=True)
-    if not args.skip_cross:
+    if not (args.skip_cross or args.loco_sources):
         np.save(CACHE / "loco.npy", loco)
-    if (CACHE / "readability.pkl").is_file() and not args.skip_cross:
+    if (CACHE / "readability.pkl").is_file() and not (args.skip_cross or args.loco_only):
         held = load("readability")
         model = train(x, y, w, args.seed)
         hx = np.vstack(held["xs"]) if held["xs"] else np.zeros((0, x.shape[1]))
         probs = model.predict_proba(hx)[:, 1] if len(hx) else np.zeros(0)
         np.save(CACHE / "readability_probs.npy", probs)
-    grid(args)
+    if not args.loco_only:
+        grid(args)
 
 
 def grid(args: argparse.Namespace) -> None:
@@ -802,6 +809,15 @@ def main() -> None:
         "--folds-per-corpus",
         action="store_true",
         help="cv: split each corpus's domains into folds on its own (WCXB's folds as alone)",
+    )
+    parser.add_argument(
+        "--loco-only",
+        action="store_true",
+        help="cv: only the leave-one-source-out models (for bench --loco), no folds, no grid",
+    )
+    parser.add_argument(
+        "--loco-sources",
+        help="cv: the sources to hold out, comma-separated, in this order (default: all)",
     )
     parser.add_argument(
         "--skip-cross",
