@@ -38,16 +38,25 @@ Exit codes (the first failed input, in input order, decides):
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from unchrome.cli_options import EXIT_CODES, EXIT_OK, EXIT_USAGE, add_favor_option, exit_code
+from unchrome.cli_options import (
+    EXIT_CODES,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_content_options,
+    add_favor_option,
+    content_config,
+    exit_code,
+)
 from unchrome.config import RENDER_MODES, Config
 from unchrome.errors import (
     ExtraMissing,
@@ -57,8 +66,13 @@ from unchrome.errors import (
     UnchromeError,
     import_extra,
 )
-from unchrome.inputs import is_url, read_page, read_page_file, url_list
-from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
+from unchrome.inputs import has_scheme, is_url, read_page, read_page_file, url_list
+from unchrome.net.fetch_config import (
+    ENV_ALLOW_ADDRESSES,
+    ENV_ALLOW_PORTS,
+    ENV_FETCH_DEADLINE,
+    FetchConfig,
+)
 from unchrome.net.remote import read
 from unchrome.result import Result
 from unchrome.urls import is_web_url
@@ -91,7 +105,9 @@ def expand(inputs: Sequence[str]) -> list[Source]:
     for item in inputs:
         if item == "-":
             sources.append(Source("stdin", "-"))
-        elif is_url(item):
+        elif is_url(item) or (has_scheme(item) and not Path(item).exists()):
+            # ftp://..., file://...: a URL all the same, refused by the fetch as
+            # INVALID_URL naming the schemes it reads, rather than "no such file".
             sources.append(Source("url", item))
         else:
             entries = url_list(Path(item))
@@ -118,18 +134,21 @@ def process(
         data = read_page(sys.stdin.buffer, "<stdin>", config.max_input_bytes)
     else:
         data = read_page_file(source.value, config.max_input_bytes)
-    return extract(data, url=url, config=config)
+    result = extract(data, url=url, config=config)
+    result.source = source.value  # the file, or "-": what names the input in JSON
+    return result
 
 
 def render(result: Result, fmt: str, *, compact: bool = False, with_metadata: bool = False) -> str:
     if fmt == "json":
         return result.to_json(indent=None if compact else 2) + "\n"
+    # The document: text and HTML opened by the headline the Markdown opens with.
     if fmt == "markdown":
         content = result.to_markdown(with_metadata=with_metadata)
     elif fmt == "text":
-        content = result.to_text(with_metadata=with_metadata)
+        content = result.to_text(with_metadata=with_metadata, headline=True)
     else:
-        content = result.html
+        content = result.to_html(headline=True)
     return content if content.endswith("\n") else content + "\n"
 
 
@@ -246,18 +265,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--target-selector", metavar="CSS", help="take the content from here")
     p.add_argument("--remove-selector", metavar="CSS", help="drop these elements")
     add_favor_option(p)
+    add_content_options(p)
     p.add_argument(
         "--timeout",
         type=float,
-        default=DEFAULT_FETCH_CONFIG.deadline,
-        help="total seconds per URL fetch (default 10)",
+        help=f"total seconds per URL fetch (default: {ENV_FETCH_DEADLINE}, else 10)",
     )
     p.add_argument(
         "--allow-address",
         action="append",
         default=[],
         metavar="CIDR",
-        help="also allow fetching these (private) networks, e.g. 10.0.0.0/8",
+        help="also allow fetching these (private) networks, e.g. 10.0.0.0/8; adds to "
+        f"{ENV_ALLOW_ADDRESSES} (CIDRs, comma-separated)",
     )
     p.add_argument(
         "--allow-port",
@@ -265,7 +285,8 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         type=int,
         metavar="PORT",
-        help="also allow this port besides 80 and 443",
+        help=f"also allow this port besides 80 and 443; adds to {ENV_ALLOW_PORTS} "
+        "(ports, comma-separated)",
     )
     p.add_argument(
         "--render",
@@ -273,13 +294,17 @@ def _parser() -> argparse.ArgumentParser:
         default=_default_render(),
         help="load URLs in a headless browser first: auto (only pages built by their "
         "scripts whose static extraction is thin; the default with the [render] extra), "
-        "always, or never (the default without it)",
+        "always, or never (the default without it); UNCHROME_RENDER sets the default",
     )
     p.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
     return p
 
 
 def _default_render() -> str:
+    # The environment's, as for the service (a bad value is refused by Config in _run).
+    chosen = os.environ.get("UNCHROME_RENDER", "").strip().lower()
+    if chosen:
+        return chosen
     from unchrome.net.chromium import available
 
     return "auto" if available() else "never"
@@ -355,12 +380,9 @@ def _run(argv: list[str]) -> int:
             exclude_selector=opts.remove_selector,
             favor=opts.favor,
             render=opts.render,
+            **content_config(opts),
         )
-        fetch_config = FetchConfig(
-            allowed_ports=DEFAULT_FETCH_CONFIG.allowed_ports | set(opts.allow_port),
-            allow_addresses=tuple(opts.allow_address),
-            deadline=opts.timeout,
-        )
+        fetch_config = _fetch_config(opts)
     except InvalidInput as exc:
         parser.error(str(exc))
     sources = expand(opts.inputs)
@@ -390,6 +412,18 @@ def _run(argv: list[str]) -> int:
         fetch_config,
         url=opts.url,
         show_progress=not opts.no_progress and sys.stderr.isatty(),
+    )
+
+
+def _fetch_config(opts: argparse.Namespace) -> FetchConfig:
+    """The environment's fetch settings (FetchConfig.from_env, as the service reads
+    them), the flags added to them."""
+    env = FetchConfig.from_env()
+    return replace(
+        env,
+        allow_ports=(*env.allow_ports, *opts.allow_port),
+        allow_addresses=(*env.allow_addresses, *opts.allow_address),
+        deadline=env.deadline if opts.timeout is None else opts.timeout,
     )
 
 
