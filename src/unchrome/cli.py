@@ -5,6 +5,8 @@
     unchrome page.html.gz --url https://example.com/story --with-metadata
     curl -s https://example.com | unchrome - --url https://example.com/
     unchrome urls.txt --out pages/                # many inputs, concurrently
+    unchrome http://10.0.0.5:8080/ --allow-address 10.0.0.0/8 --allow-port 8080
+    unchrome story.html --no-tables --no-links    # trafilatura's switches
     unchrome serve --host 127.0.0.1 --port 8000   # the HTTP service
     unchrome warc crawl.warc.gz --out pages.parquet   # WARC files, on every core
 
@@ -13,7 +15,14 @@ A file (or standard input) may be compressed with gzip, zstd or brotli (``.br``)
 library: links are made absolute against it, and the selection reads it. A ``.txt``
 file that is not markup and names at least one http(s) URL is a list of inputs, one a
 line (blank lines and ``#`` comments skipped); a line that is no URL is that line's
-error. Several inputs run concurrently, with a progress bar when stderr is a terminal.
+error. Several inputs run concurrently, with a progress bar when stderr is a terminal;
+as JSON they are JSON Lines, each row naming its input (``source``). A WARC file is
+refused, naming ``unchrome warc``; a URL of another scheme than http(s) is INVALID_URL.
+
+The fetch settings of the environment (``UNCHROME_ALLOW_ADDRESSES``,
+``UNCHROME_ALLOW_PORTS``, ``UNCHROME_FETCH_DEADLINE``: FetchConfig.from_env, which the
+service reads too) apply, the flags adding to them; ``UNCHROME_RENDER`` sets the
+default of ``--render``.
 
 Exit codes (the first failed input, in input order, decides):
 
@@ -25,13 +34,13 @@ Exit codes (the first failed input, in input order, decides):
     4     FORBIDDEN_ADDRESS
     5     BLOCKED_BY_SITE
     6     PAGE_NOT_FOUND
-    7     UNSUPPORTED_CONTENT
+    7     UNSUPPORTED_CONTENT (a WARC file among them)
     8     EXTRACT_FAILED
     9     UPSTREAM_ERROR
     10    UPSTREAM_TIMEOUT, TIMEOUT
     11    RENDER_UNAVAILABLE (--render always without a browser)
     12    EXTRA_MISSING (``serve`` or ``warc`` without its extra, a .zst or .br page
-          without the [warc] extra)
+          without the [warc] extra, Parquet output without [parquet])
     ====  ============================================
 """
 

@@ -43,7 +43,7 @@ def add_content_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-links",
         action="store_true",
-        help="write links as their text, and list none (Config.include_links)",
+        help="write the Markdown's links as their text, and list none (Config.include_links)",
     )
     p.add_argument(
         "--no-images",
