@@ -168,6 +168,14 @@ def test_a_bad_setting_in_the_environment_is_a_usage_error_naming_it(
         FetchConfig.from_env({variable: value})
 
 
+def test_the_cli_reads_its_render_default_from_the_environment_too(headlined: Path) -> None:
+    bad = cli(str(headlined), env={"UNCHROME_RENDER": "sometimes"})
+    assert bad.returncode == 2 and "UNCHROME_RENDER must be one of never, auto, always" in err(bad)
+    # A flag given wins over the environment's default.
+    done = cli(str(headlined), "--render", "never", env={"UNCHROME_RENDER": "sometimes"})
+    assert done.returncode == 0, err(done)
+
+
 def test_fetch_config_names_its_opt_ins_as_the_flags_do(site: LocalServer) -> None:
     config = FetchConfig(allow_ports=[site.port], allow_addresses=["127.0.0.1/32"])
     assert config.allowed_ports == {80, 443, site.port}  # added to the defaults

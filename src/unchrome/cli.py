@@ -383,6 +383,8 @@ def _run(argv: list[str]) -> int:
     opts = parser.parse_args(argv)
     if opts.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if opts.render not in RENDER_MODES:  # given flags are checked by argparse: the default
+        parser.error(f"UNCHROME_RENDER must be one of {', '.join(RENDER_MODES)}")
     try:
         config = Config(
             include_selector=opts.target_selector,

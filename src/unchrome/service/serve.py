@@ -207,8 +207,9 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
     }
     reader_responses: dict[int | str, dict[str, Any]] = {
         200: {
-            "description": "the content after a Title: / URL Source: header; the JSON "
-            "answer with Accept: application/json",
+            "description": "the content after a Title: / URL Source: header (with "
+            "X-With-Metadata: true, after the YAML front matter instead); the JSON answer "
+            "with Accept: application/json",
             "content": {
                 "text/plain": {"schema": {"type": "string"}},
                 "application/json": {"schema": {"$ref": "#/components/schemas/ReadResponse"}},
