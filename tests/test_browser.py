@@ -132,7 +132,7 @@ def site(canary: LocalServer, wire: ConnectionCanary) -> Iterator[LocalServer]:
 def fetch_config(site: LocalServer, deadline: float = 5.0) -> FetchConfig:
     # Every port is allowed: what keeps the canaries out is their address alone.
     return FetchConfig(
-        allowed_ports=frozenset({80, 443, site.port}) | _canary_ports(),
+        allow_ports=(site.port, *_canary_ports()),
         allow_addresses=("127.0.0.1/32",),
         deadline=deadline,
     )

@@ -87,7 +87,8 @@ def service(site: LocalServer) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def library() -> dict[str, Any]:
-    return unchrome.extract(STORY.read_bytes(), url=URL).to_dict()
+    # The file, as the CLI reads it: the same fields, its source (the path) included.
+    return unchrome.extract_file(STORY, url=URL).to_dict()
 
 
 # ------------------------------------------------------------------ the same page
@@ -160,9 +161,10 @@ def test_reading_a_url_gives_the_same_fields_in_the_cli_and_the_service(
         service + "/r/" + url, headers={**AUTH, "X-With-Metadata": "true"}, timeout=30
     )
     assert reader.status_code == 200, reader.text
-    content = reader.text.split("Markdown Content:\n", 1)[1]
-    fields, body = front_matter(content)
+    # The front matter says the metadata, once: no Title: / URL Source: header above it.
+    fields, body = front_matter(reader.text)
     assert fields["url"] == url and body == "\n" + expected["markdown"]
+    assert "Title:" not in reader.text and "Markdown Content:" not in reader.text
 
 
 def test_the_warc_rows_give_the_librarys_fields(tmp_path: Path, library: dict[str, Any]) -> None:
@@ -230,7 +232,9 @@ def test_with_metadata_opens_the_markdown_with_yaml_front_matter(library: dict[s
     assert (fields["date"], fields["date_modified"]) == (library["date"], library["date_modified"])
     assert body == "\n" + library["markdown"] + "\n"
     text = cli(str(STORY), "--url", URL, "--with-metadata", "--format", "text")
-    assert front_matter(out(text))[1] == "\n" + library["text"] + "\n"
+    # The text document opens with the headline, as the Markdown does.
+    headline = library["markdown"].partition("\n")[0].removeprefix("# ")
+    assert front_matter(out(text))[1] == f"\n{headline}\n\n{library['text']}\n"
 
 
 def test_with_metadata_in_the_library_is_a_rendering_choice() -> None:

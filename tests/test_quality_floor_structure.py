@@ -22,7 +22,7 @@ pytest.importorskip("markdown_it", reason="the structure benchmark needs markdow
 import unchrome  # noqa: E402
 from benchmarks import bench, bench_structure  # noqa: E402
 
-# Measured with `python -m benchmarks.bench --structure` (see the README's structure
+# Measured with `python -m benchmarks.bench --structure` (see docs/benchmark.md's structure
 # table), minus 0.01; trafilatura 2.3.1's figures in the same run in the comments.
 FLOORS: dict[str, float] = {
     "headings": 0.769,  # measured 0.779 (trafilatura 0.588)

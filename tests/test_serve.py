@@ -418,7 +418,7 @@ def test_settings_from_env() -> None:
 
 def test_reader_target_keeps_its_query_and_encoded_form(upstream: LocalServer) -> None:
     settings = ServiceSettings(fetch_config=FetchConfig(
-        allowed_ports=frozenset({upstream.port}), allow_addresses=("127.0.0.1/32",)))  # fmt: skip
+        allow_ports=(upstream.port,), allow_addresses=("127.0.0.1/32",)))  # fmt: skip
     client = InProcess(settings)
     before = len(upstream.requests)
     resp = client.request("GET", f"/r/http%3A%2F%2F127.0.0.1%3A{upstream.port}%2Fstory?x=1&y=2")

@@ -3,11 +3,11 @@
     python tools/bench_warc.py pack            # bench-out/wcxb-dev.warc.gz from ../shared/data/wcxb
     python tools/bench_warc.py throughput      # pages/s, jobs 1 and 2, unchrome vs trafilatura
     python tools/bench_warc.py throughput --systems unchrome --jobs 2   # one part of it
-    python tools/bench_warc.py table           # the README table from bench-out/throughput.json
+    python tools/bench_warc.py table           # docs/batch.md's table, bench-out/throughput.json
     python tools/bench_warc.py memory          # RSS per worker and its growth over 10,000 records
     python tools/bench_warc.py hostile         # a WARC of hostile records through the pool
     python tools/bench_warc.py ray             # the Ray path's rows against the local pool's
-    python tools/bench_warc.py all --markdown  # everything, with the README table
+    python tools/bench_warc.py all --markdown  # everything, with the throughput table
 
 The pages are read in place from ``../shared/data/wcxb`` (never copied into the
 repository); the WARC files are written to ``bench-out/`` (ignored by git). Both systems
@@ -497,7 +497,7 @@ def ray_equality() -> dict[str, Any]:
 
 
 def markdown_table(results: list[dict[str, Any]]) -> str:
-    """The README table from throughput results (``bench-out/throughput.json``)."""
+    """The throughput table of docs/batch.md from the results (``bench-out/throughput.json``)."""
     by = {(r["system"], r["jobs"]): r for r in results}
     lines = [
         "| system | pages/s, --jobs 1 | pages/s, --jobs 2 | jobs 2 / jobs 1 "
@@ -573,7 +573,9 @@ def main(argv: list[str] | None = None) -> int:
         f"times) when other processes used more than {MAX_OTHERS} cores meanwhile",
     )
     p.add_argument("--records", type=int, default=10_000, help="records for the memory run")
-    p.add_argument("--markdown", action="store_true", help="print the README table")
+    p.add_argument(
+        "--markdown", action="store_true", help="print the throughput table (docs/batch.md)"
+    )
     opts = p.parse_args(argv)
     systems = [name for name in opts.systems.split(",") if name]
     unknown = set(systems) - set(SYSTEMS)

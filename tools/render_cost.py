@@ -38,9 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(FIXTURES)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/app.html"
-    fc = FetchConfig(
-        allowed_ports=frozenset({server.server_address[1]}), allow_addresses=("127.0.0.1/32",)
-    )
+    fc = FetchConfig(allow_ports=(server.server_address[1],), allow_addresses=("127.0.0.1/32",))
     renderer = Renderer()
     try:
         started = time.perf_counter()

@@ -90,7 +90,7 @@ CORPORA = ("wcxb", "news", "classic")
 # The corpora whose domains choose the class/id and short-block words.
 VOCAB_FROM = "all"
 # How much a news page weighs beside a WCXB page (each page weighs the same in total
-# otherwise). See the cv figures in the README for what 1.0 and 0.5 gave.
+# otherwise). See the cv figures in docs/block-model.md for what 1.0 and 0.5 gave.
 NEWS_PAGE_WEIGHT = 1.0
 # How much a page of the classic corpora weighs beside a WCXB page.
 CLASSIC_PAGE_WEIGHT = 1.0
@@ -698,7 +698,7 @@ def grid(args: argparse.Namespace) -> None:
 # The corpora the shipped model is fit on. The classic corpora's convention for what
 # follows a story (a data table or code block under an article's last paragraph is not
 # content) cost short articles their tables and code when the model learnt from them
-# too, and bought little on sources held out (see the README's benchmark): cv measures
+# too, and bought little on sources held out (see docs/benchmark.md): cv measures
 # all three, fit ships WCXB's and the news set's.
 FIT_ON = ("wcxb", "news")
 

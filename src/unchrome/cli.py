@@ -5,6 +5,8 @@
     unchrome page.html.gz --url https://example.com/story --with-metadata
     curl -s https://example.com | unchrome - --url https://example.com/
     unchrome urls.txt --out pages/                # many inputs, concurrently
+    unchrome http://10.0.0.5:8080/ --allow-address 10.0.0.0/8 --allow-port 8080
+    unchrome story.html --no-tables --no-links    # trafilatura's switches
     unchrome serve --host 127.0.0.1 --port 8000   # the HTTP service
     unchrome warc crawl.warc.gz --out pages.parquet   # WARC files, on every core
 
@@ -13,7 +15,14 @@ A file (or standard input) may be compressed with gzip, zstd or brotli (``.br``)
 library: links are made absolute against it, and the selection reads it. A ``.txt``
 file that is not markup and names at least one http(s) URL is a list of inputs, one a
 line (blank lines and ``#`` comments skipped); a line that is no URL is that line's
-error. Several inputs run concurrently, with a progress bar when stderr is a terminal.
+error. Several inputs run concurrently, with a progress bar when stderr is a terminal;
+as JSON they are JSON Lines, each row naming its input (``source``). A WARC file is
+refused, naming ``unchrome warc``; a URL of another scheme than http(s) is INVALID_URL.
+
+The fetch settings of the environment (``UNCHROME_ALLOW_ADDRESSES``,
+``UNCHROME_ALLOW_PORTS``, ``UNCHROME_FETCH_DEADLINE``: FetchConfig.from_env, which the
+service reads too) apply, the flags adding to them; ``UNCHROME_RENDER`` sets the
+default of ``--render``.
 
 Exit codes (the first failed input, in input order, decides):
 
@@ -25,29 +34,38 @@ Exit codes (the first failed input, in input order, decides):
     4     FORBIDDEN_ADDRESS
     5     BLOCKED_BY_SITE
     6     PAGE_NOT_FOUND
-    7     UNSUPPORTED_CONTENT
+    7     UNSUPPORTED_CONTENT (a WARC file among them)
     8     EXTRACT_FAILED
     9     UPSTREAM_ERROR
     10    UPSTREAM_TIMEOUT, TIMEOUT
     11    RENDER_UNAVAILABLE (--render always without a browser)
     12    EXTRA_MISSING (``serve`` or ``warc`` without its extra, a .zst or .br page
-          without the [warc] extra)
+          without the [warc] extra, Parquet output without [parquet])
     ====  ============================================
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from unchrome.cli_options import EXIT_CODES, EXIT_OK, EXIT_USAGE, add_favor_option, exit_code
+from unchrome.cli_options import (
+    EXIT_CODES,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_content_options,
+    add_favor_option,
+    content_config,
+    exit_code,
+)
 from unchrome.config import RENDER_MODES, Config
 from unchrome.errors import (
     ExtraMissing,
@@ -57,8 +75,13 @@ from unchrome.errors import (
     UnchromeError,
     import_extra,
 )
-from unchrome.inputs import is_url, read_page, read_page_file, url_list
-from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
+from unchrome.inputs import has_scheme, is_url, read_page, read_page_file, url_list
+from unchrome.net.fetch_config import (
+    ENV_ALLOW_ADDRESSES,
+    ENV_ALLOW_PORTS,
+    ENV_FETCH_DEADLINE,
+    FetchConfig,
+)
 from unchrome.net.remote import read
 from unchrome.result import Result
 from unchrome.urls import is_web_url
@@ -91,7 +114,9 @@ def expand(inputs: Sequence[str]) -> list[Source]:
     for item in inputs:
         if item == "-":
             sources.append(Source("stdin", "-"))
-        elif is_url(item):
+        elif is_url(item) or (has_scheme(item) and not Path(item).exists()):
+            # ftp://..., file://...: a URL all the same, refused by the fetch as
+            # INVALID_URL naming the schemes it reads, rather than "no such file".
             sources.append(Source("url", item))
         else:
             entries = url_list(Path(item))
@@ -118,18 +143,21 @@ def process(
         data = read_page(sys.stdin.buffer, "<stdin>", config.max_input_bytes)
     else:
         data = read_page_file(source.value, config.max_input_bytes)
-    return extract(data, url=url, config=config)
+    result = extract(data, url=url, config=config)
+    result.source = source.value  # the file, or "-": what names the input in JSON
+    return result
 
 
 def render(result: Result, fmt: str, *, compact: bool = False, with_metadata: bool = False) -> str:
     if fmt == "json":
         return result.to_json(indent=None if compact else 2) + "\n"
+    # The document: text and HTML opened by the headline the Markdown opens with.
     if fmt == "markdown":
         content = result.to_markdown(with_metadata=with_metadata)
     elif fmt == "text":
-        content = result.to_text(with_metadata=with_metadata)
+        content = result.to_text(with_metadata=with_metadata, headline=True)
     else:
-        content = result.html
+        content = result.to_html(headline=True)
     return content if content.endswith("\n") else content + "\n"
 
 
@@ -246,18 +274,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--target-selector", metavar="CSS", help="take the content from here")
     p.add_argument("--remove-selector", metavar="CSS", help="drop these elements")
     add_favor_option(p)
+    add_content_options(p)
     p.add_argument(
         "--timeout",
         type=float,
-        default=DEFAULT_FETCH_CONFIG.deadline,
-        help="total seconds per URL fetch (default 10)",
+        help=f"total seconds per URL fetch (default: {ENV_FETCH_DEADLINE}, else 10)",
     )
     p.add_argument(
         "--allow-address",
         action="append",
         default=[],
         metavar="CIDR",
-        help="also allow fetching these (private) networks, e.g. 10.0.0.0/8",
+        help="also allow fetching these (private) networks, e.g. 10.0.0.0/8; adds to "
+        f"{ENV_ALLOW_ADDRESSES} (CIDRs, comma-separated)",
     )
     p.add_argument(
         "--allow-port",
@@ -265,7 +294,8 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         type=int,
         metavar="PORT",
-        help="also allow this port besides 80 and 443",
+        help=f"also allow this port besides 80 and 443; adds to {ENV_ALLOW_PORTS} "
+        "(ports, comma-separated)",
     )
     p.add_argument(
         "--render",
@@ -273,13 +303,17 @@ def _parser() -> argparse.ArgumentParser:
         default=_default_render(),
         help="load URLs in a headless browser first: auto (only pages built by their "
         "scripts whose static extraction is thin; the default with the [render] extra), "
-        "always, or never (the default without it)",
+        "always, or never (the default without it); UNCHROME_RENDER sets the default",
     )
     p.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
     return p
 
 
 def _default_render() -> str:
+    # The environment's, as for the service (a bad value is refused by Config in _run).
+    chosen = os.environ.get("UNCHROME_RENDER", "").strip().lower()
+    if chosen:
+        return chosen
     from unchrome.net.chromium import available
 
     return "auto" if available() else "never"
@@ -349,18 +383,17 @@ def _run(argv: list[str]) -> int:
     opts = parser.parse_args(argv)
     if opts.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if opts.render not in RENDER_MODES:  # given flags are checked by argparse: the default
+        parser.error(f"UNCHROME_RENDER must be one of {', '.join(RENDER_MODES)}")
     try:
         config = Config(
             include_selector=opts.target_selector,
             exclude_selector=opts.remove_selector,
             favor=opts.favor,
             render=opts.render,
+            **content_config(opts),
         )
-        fetch_config = FetchConfig(
-            allowed_ports=DEFAULT_FETCH_CONFIG.allowed_ports | set(opts.allow_port),
-            allow_addresses=tuple(opts.allow_address),
-            deadline=opts.timeout,
-        )
+        fetch_config = _fetch_config(opts)
     except InvalidInput as exc:
         parser.error(str(exc))
     sources = expand(opts.inputs)
@@ -390,6 +423,18 @@ def _run(argv: list[str]) -> int:
         fetch_config,
         url=opts.url,
         show_progress=not opts.no_progress and sys.stderr.isatty(),
+    )
+
+
+def _fetch_config(opts: argparse.Namespace) -> FetchConfig:
+    """The environment's fetch settings (FetchConfig.from_env, as the service reads
+    them), the flags added to them."""
+    env = FetchConfig.from_env()
+    return replace(
+        env,
+        allow_ports=(*env.allow_ports, *opts.allow_port),
+        allow_addresses=(*env.allow_addresses, *opts.allow_address),
+        deadline=env.deadline if opts.timeout is None else opts.timeout,
     )
 
 

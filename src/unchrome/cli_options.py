@@ -34,6 +34,39 @@ def exit_code(error: BaseException) -> int:
     return EXIT_OTHER
 
 
+def add_content_options(p: argparse.ArgumentParser) -> None:
+    """The switches a trafilatura user reaches for, on Config's fields (``unchrome`` and
+    ``unchrome warc``; the service takes them as X-No-Tables... headers)."""
+    p.add_argument(
+        "--no-tables", action="store_true", help="leave the tables out (Config.include_tables)"
+    )
+    p.add_argument(
+        "--no-links",
+        action="store_true",
+        help="write the Markdown's links as their text, and list none (Config.include_links)",
+    )
+    p.add_argument(
+        "--no-images",
+        action="store_true",
+        help="leave the images out of the Markdown, and list none (Config.include_images)",
+    )
+    p.add_argument(
+        "--comments",
+        action="store_true",
+        help="keep the comment sections (Config.include_comments)",
+    )
+
+
+def content_config(opts: argparse.Namespace) -> dict[str, bool]:
+    """The Config fields of add_content_options' switches."""
+    return {
+        "include_tables": not opts.no_tables,
+        "include_links": not opts.no_links,
+        "include_images": not opts.no_images,
+        "include_comments": opts.comments,
+    }
+
+
 def add_favor_option(p: argparse.ArgumentParser) -> None:
     """``--favor``, Config.favor on the command line (``unchrome`` and ``unchrome warc``)."""
     p.add_argument(

@@ -10,7 +10,8 @@ Every HTML record gives exactly one row, ``status`` ``ok`` or the error code; th
 records (requests, revisits, metadata, non-HTML responses) are counted in the summary.
 The exit code is 0 when the run completed, whatever the pages' statuses (they are data);
 2 for bad arguments, 3 when an input cannot be read or the output cannot be written, 12
-when the [warc] extra (FastWARC, tqdm) is not installed.
+when an extra it needs is not installed: [warc] (FastWARC, tqdm), [parquet] (pyarrow)
+for a .parquet output, [ray] for --engine ray.
 """
 
 from __future__ import annotations
@@ -24,9 +25,15 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from unchrome.cli_options import EXIT_CODES, add_favor_option
+from unchrome.cli_options import (
+    EXIT_CODES,
+    add_content_options,
+    add_favor_option,
+    content_config,
+    exit_code,
+)
 from unchrome.config import Config
-from unchrome.errors import ExtraMissing, FileAccessError, InvalidInput, UnchromeError, import_extra
+from unchrome.errors import ExtraMissing, InvalidInput, UnchromeError, import_extra
 from unchrome.scale.batch import (
     CONTENT_FORMATS,
     DEADLINE_GRACE,
@@ -88,6 +95,7 @@ def parser() -> argparse.ArgumentParser:
         help="seconds per record before it fails with TIMEOUT (default 30)",
     )
     add_favor_option(p)
+    add_content_options(p)
     p.add_argument(
         "--max-memory",
         type=int,
@@ -131,11 +139,13 @@ def main(argv: Sequence[str]) -> int:
     try:
         for module in WARC_MODULES:
             import_extra(module, "warc", "the batch run")
+        if opts.engine == "ray":
+            import_extra("ray.data", "ray", "--engine ray")
     except ExtraMissing as exc:
         print(f"unchrome warc: {exc.code}: {exc}", file=sys.stderr)
         return EXIT_CODES[exc.code]
     try:
-        config = Config(timeout=opts.timeout, favor=opts.favor)
+        config = Config(timeout=opts.timeout, favor=opts.favor, **content_config(opts))
         out_format = sink_format(opts.out, opts.output_format)
         if out_format == "parquet" and opts.out == "-":
             raise InvalidInput("Parquet cannot be written to standard output: give --out FILE")
@@ -169,7 +179,7 @@ def main(argv: Sequence[str]) -> int:
                 statuses, skipped, pool_note = _run_local(opts, config, sink)
     except UnchromeError as exc:
         print(f"unchrome warc: {exc.code}: {exc}", file=sys.stderr)
-        return EXIT_INPUT if isinstance(exc, FileAccessError | InvalidInput) else 1
+        return exit_code(exc)  # 3 for an input or output it cannot use, 12 for an extra
     _summary(statuses, skipped, time.monotonic() - started, pool_note)
     return EXIT_OK
 

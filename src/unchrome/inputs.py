@@ -1,7 +1,8 @@
 """Local inputs: pages compressed with gzip, zstd or brotli, and lists of URLs.
 
-Used by the command line (``unchrome page.html.gz``, ``unchrome urls.txt``) and by
-``unchrome warc`` on directories of HTML files. Decompression is streamed and stops one
+Used by the command line (``unchrome page.html.gz``, ``unchrome urls.txt``), by
+``extract_file``, by ``unchrome warc`` on directories of HTML files, and by the
+service for a body sent with ``Content-Encoding: gzip``. Decompression is streamed and stops one
 byte past the extractor's cap (``Config.max_input_bytes``), so a small file that
 inflates to gigabytes costs no more than a page at the cap; the extractor then flags
 the result ``truncated``. gzip is the standard library's; zstd and brotli are read
@@ -18,9 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from unchrome.errors import FileAccessError, InvalidInput, import_extra
+from unchrome.errors import FileAccessError, InvalidInput, UnsupportedContent, import_extra
 
 GZIP_MAGIC = b"\x1f\x8b"
+# A WARC file opens with its first record's version line ("WARC/1.0", "WARC/1.1").
+WARC_MAGIC = b"WARC/"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 # Brotli streams have no magic number: they are known by the file name alone.
 BROTLI_SUFFIX = ".br"
@@ -28,6 +31,7 @@ BROTLI_SUFFIX = ".br"
 COMPRESSED_SUFFIXES = (".gz", ".zst", ".zstd", ".br")
 
 _URL = re.compile(r"^https?://", re.IGNORECASE)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _CHUNK = 1 << 20
 
 
@@ -59,8 +63,19 @@ def read_page(stream: BinaryIO, name: str, max_bytes: int) -> bytes:
     peek = getattr(stream, "peek", None)
     head = peek(4)[:4] if peek is not None else b""
     kind = compression(head, name)
-    if kind is None:
-        return stream.read(max_bytes + 1)
+    data = stream.read(max_bytes + 1) if kind is None else inflate(stream, kind, name, max_bytes)
+    if data.startswith(WARC_MAGIC):
+        # Its records read as one page would be every page of the crawl run together.
+        raise UnsupportedContent(
+            f"{name} is a WARC archive, not a page: 'unchrome warc {name}' extracts each "
+            "of its records"
+        )
+    return data
+
+
+def inflate(stream: BinaryIO, kind: str, name: str, max_bytes: int) -> bytes:
+    """At most ``max_bytes`` + 1 bytes of ``stream`` decompressed as ``kind`` (see
+    compression); INVALID_INPUT when it does not decompress."""
     try:
         return _read_at_most(_reader(kind)(stream), max_bytes + 1)
     except (OSError, EOFError, zlib.error) as exc:
@@ -102,6 +117,11 @@ def is_url(text: str) -> bool:
     return _URL.match(text) is not None
 
 
+def has_scheme(text: str) -> bool:
+    """Whether ``text`` opens with a URL scheme (``ftp://``, ``file://``...)."""
+    return _SCHEME.match(text) is not None
+
+
 def url_list(path: Path) -> list[tuple[int, str]] | None:
     """The entries of a URL list, as (line number, text), or None when ``path`` is a
     page. A URL list is a ``.txt`` file that is not markup and names at least one
@@ -127,7 +147,9 @@ def url_list(path: Path) -> list[tuple[int, str]] | None:
 def read_confined(
     path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None, max_bytes: int
 ) -> bytes:
-    """Read at most ``max_bytes`` + 1 bytes of ``path``, which must stay inside ``root``.
+    """Read at most ``max_bytes`` + 1 bytes of the page ``path`` holds, decompressed as
+    read_page does (a ``.gz`` page reads as the page); ``path`` must stay inside
+    ``root``.
 
     The check runs on the fully resolved path (symlinks followed), so neither ``..``
     nor a symlink can leave the root. Messages name only the file's base name: the
@@ -147,8 +169,12 @@ def read_confined(
     if not resolved.is_file():
         raise FileAccessError(f"{name!r} is not a regular file")
     try:
-        with resolved.open("rb") as fh:
-            # Read one byte past the cap so extract() can report truncation.
-            return fh.read(max_bytes + 1)
+        fh = resolved.open("rb")
     except OSError:
         raise FileAccessError(f"cannot read {name!r}") from None
+    with fh:
+        try:
+            # One byte past the cap, so that extract() can report truncation.
+            return read_page(fh, name, max_bytes)
+        except OSError:
+            raise FileAccessError(f"cannot read {name!r}") from None

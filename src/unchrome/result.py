@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import InitVar, dataclass, field
+from html import escape
 from typing import Any
 
 from unchrome import schema
@@ -38,6 +39,7 @@ _LIBRARY_FIELDS = schema.names(schema.LIBRARY)
 @dataclass(repr=False)
 class Result:
     url: str | None = None
+    source: str | None = None  # the file, URL or "-" it was read from (see unchrome.schema)
     title: str | None = None
     site_name: str | None = None
     author: str | None = None
@@ -62,6 +64,8 @@ class Result:
     processing_time: float = 0.0  # seconds
     truncated: bool = False
     encoding: str | None = None
+    # The headline the selection took out of the body (the Markdown opens with it).
+    _headline: str | None = field(default=None, repr=False, compare=False)
     _markdown: str | None = field(default=None, repr=False, compare=False)
     _render_markdown: Callable[[str], str] | None = field(default=None, repr=False, compare=False)
     _rendering: Rendering | None = field(default=None, repr=False, compare=False)
@@ -101,9 +105,28 @@ class Result:
         ``with_metadata=True``; unchrome.schema.front_matter)."""
         return self._with_metadata(self.markdown) if with_metadata else self.markdown
 
-    def to_text(self, *, with_metadata: bool = False) -> str:
-        """The plain text; ``with_metadata`` as for to_markdown."""
-        return self._with_metadata(self.text) if with_metadata else self.text
+    def to_text(self, *, with_metadata: bool = False, headline: bool = False) -> str:
+        """The plain text; ``with_metadata`` as for to_markdown; ``headline``: opened by
+        the headline the Markdown opens with, as a document shows it (the ``text``
+        field leaves it out: it is the body, what the benchmarks score)."""
+        head = self._shown_headline() if headline else None
+        text = f"{head}\n\n{self.text}" if head and self.text else head or self.text
+        return self._with_metadata(text) if with_metadata else text
+
+    def to_html(self, *, headline: bool = False) -> str:
+        """The sanitized HTML; ``headline``: opened by the headline, an ``<h1>``, as the
+        Markdown opens with it."""
+        head = self._shown_headline() if headline else None
+        return f"<h1>{escape(head, quote=False)}</h1>\n{self.html}" if head else self.html
+
+    def _shown_headline(self) -> str | None:
+        """The headline the Markdown opens with and the body leaves out, or None (no
+        headline taken out, or the text opens with it already)."""
+        if not self._headline:
+            return None
+        head = " ".join(self._headline.split())
+        first = self.text.lstrip().partition("\n")[0].strip()
+        return None if first.casefold() == head.casefold() else head
 
     def _with_metadata(self, content: str) -> str:
         values = {name: getattr(self, name) for name in schema.FRONT_MATTER}

@@ -48,7 +48,13 @@ FIELDS: tuple[Field, ...] = (
     Field("url", "str", "the page's URL as given (the base of its links), or null"),
     Field("warc_record_id", "str", "the WARC record's id (null for an HTML file)", _ROWS),
     Field("warc_date", "str", "the WARC record's date", _ROWS),
-    Field("source", "str", "the file the record was read from", _ROWS, False),
+    Field(
+        "source",
+        "str",
+        "the input the page was read from: the file (the WARC file of a record), the URL "
+        "asked for, or `-` (standard input); null for a document given to `extract()`",
+        frozenset({LIBRARY, ROWS}),
+    ),
     Field("warc_offset", "int", "the record's offset in its WARC file", _ROWS),
     Field("http_status", "int", "the recorded HTTP status", _ROWS),
     Field("status", "str", "`ok`, or the error code of a page that failed", _ROWS, False),
@@ -139,12 +145,16 @@ def docstring(output: str = LIBRARY) -> str:
     )
 
 
-# Row columns taken from the Result as they are (the others: the record's, hostname,
-# status and error, and the content columns the run asked for).
+# Row columns taken from the Result as they are (the others: the record's own, its url
+# and source among them, hostname, status and error, and the content columns the run
+# asked for).
 ROW_RESULT_FIELDS = tuple(
     f.name
     for f in FIELDS
-    if ROWS in f.outputs and LIBRARY in f.outputs and f.name not in CONTENT and f.name != "url"
+    if ROWS in f.outputs
+    and LIBRARY in f.outputs
+    and f.name not in CONTENT
+    and f.name not in ("url", "source")
 )
 
 

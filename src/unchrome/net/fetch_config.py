@@ -4,8 +4,10 @@ redirects, the resolver) and its default."""
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 import ssl
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +20,8 @@ from unchrome.net.netguard import (
 )
 
 MiB = 1024 * 1024
+#: The ports always allowed (FetchConfig.allow_ports adds to them).
+DEFAULT_PORTS = frozenset({80, 443})
 
 _USER_AGENT = "Mozilla/5.0 (compatible; unchrome/0.1; +reader)"
 
@@ -26,9 +30,11 @@ _USER_AGENT = "Mozilla/5.0 (compatible; unchrome/0.1; +reader)"
 class FetchConfig:
     """How ``read`` talks to the network. Defaults are the safe, public-internet ones."""
 
-    allowed_ports: frozenset[int] = frozenset({80, 443})
-    # Explicit opt-in: networks (CIDR strings) that may be fetched even though they are
-    # private/loopback/... Empty by default; tests and intranet deployments set it.
+    # Explicit opt-ins, named as the CLI's --allow-port / --allow-address and the
+    # environment's UNCHROME_ALLOW_PORTS / UNCHROME_ALLOW_ADDRESSES: ports fetched
+    # besides 80 and 443, and networks (CIDR strings) fetched even though they are
+    # private/loopback/... Empty by default; tests and intranet deployments set them.
+    allow_ports: tuple[int, ...] = ()
     allow_addresses: tuple[str, ...] = ()
     # resolver(host, port) -> [ip, ...]; None uses getaddrinfo.
     resolver: Resolver | None = field(default=None, compare=False)
@@ -41,19 +47,27 @@ class FetchConfig:
     # Custom trust (a corporate CA, or a test CA); None: the certifi bundle. Certificates
     # are always verified against the URL's host name, never against the address.
     ssl_context: ssl.SSLContext | None = field(default=None, compare=False, repr=False)
+    # What the opt-ins add up to: every port that may be fetched, every network allowed.
+    allowed_ports: frozenset[int] = field(init=False, repr=False, compare=False)
     allowed_networks: tuple[IPNetwork, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        ports = frozenset(self.allowed_ports)
-        if not ports or any(
-            not isinstance(p, int) or isinstance(p, bool) or not 0 < p < 65536 for p in ports
-        ):
-            raise InvalidInput("FetchConfig.allowed_ports must be ports between 1 and 65535")
-        object.__setattr__(self, "allowed_ports", ports)
         try:
-            nets = tuple(ipaddress.ip_network(n, strict=False) for n in self.allow_addresses)
+            ports = tuple(self.allow_ports)
+        except TypeError:
+            raise InvalidInput("FetchConfig.allow_ports must be a sequence of ports") from None
+        if any(not isinstance(p, int) or isinstance(p, bool) or not 0 < p < 65536 for p in ports):
+            raise InvalidInput("FetchConfig.allow_ports must be ports between 1 and 65535")
+        object.__setattr__(self, "allow_ports", ports)
+        object.__setattr__(self, "allowed_ports", DEFAULT_PORTS | frozenset(ports))
+        if isinstance(self.allow_addresses, str):  # one CIDR, not its characters
+            raise InvalidInput("FetchConfig.allow_addresses must be a sequence of CIDR strings")
+        try:
+            addresses = tuple(self.allow_addresses)
+            nets = tuple(ipaddress.ip_network(n, strict=False) for n in addresses)
         except (TypeError, ValueError) as exc:
             raise InvalidInput(f"FetchConfig.allow_addresses: {exc}") from None
+        object.__setattr__(self, "allow_addresses", addresses)
         object.__setattr__(self, "allowed_networks", nets)
         for name in ("max_bytes", "max_decompressed", "max_encodings"):
             _positive_int(name, getattr(self, name))
@@ -70,6 +84,46 @@ class FetchConfig:
             raise InvalidInput("FetchConfig.ssl_context must be an ssl.SSLContext")
         if self.resolver is not None and not callable(self.resolver):
             raise InvalidInput("FetchConfig.resolver must be callable(host, port)")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> FetchConfig:
+        """The fetch settings of the environment, read alike by ``unchrome`` (whose
+        flags add to them) and ``unchrome serve``: ``UNCHROME_ALLOW_PORTS`` (ports,
+        comma-separated), ``UNCHROME_ALLOW_ADDRESSES`` (CIDRs, comma-separated) and
+        ``UNCHROME_FETCH_DEADLINE`` (seconds). Unset, the defaults: public internet
+        only, on ports 80 and 443. A bad value is INVALID_INPUT naming the variable."""
+        env = os.environ if environ is None else environ
+        ports = env_items(env, ENV_ALLOW_PORTS)
+        if not all(p.isdigit() for p in ports):
+            raise InvalidInput(
+                f"{ENV_ALLOW_PORTS} must be comma-separated ports, got {env[ENV_ALLOW_PORTS]!r}"
+            )
+        raw = env.get(ENV_FETCH_DEADLINE, "").strip()
+        try:
+            deadline = float(raw) if raw else cls.deadline
+        except ValueError:
+            raise InvalidInput(f"{ENV_FETCH_DEADLINE} must be seconds, got {raw!r}") from None
+        settings = {
+            ENV_ALLOW_PORTS: ("allow_ports", tuple(int(p) for p in ports)),
+            ENV_ALLOW_ADDRESSES: ("allow_addresses", env_items(env, ENV_ALLOW_ADDRESSES)),
+            ENV_FETCH_DEADLINE: ("deadline", deadline),
+        }
+        for variable, (name, value) in settings.items():
+            try:  # each alone first: an error names the variable the user set
+                cls(**{name: value})
+            except InvalidInput as exc:
+                raise InvalidInput(f"{variable}: {exc}") from None
+        return cls(**dict(settings.values()))
+
+
+ENV_ALLOW_PORTS = "UNCHROME_ALLOW_PORTS"
+ENV_ALLOW_ADDRESSES = "UNCHROME_ALLOW_ADDRESSES"
+ENV_FETCH_DEADLINE = "UNCHROME_FETCH_DEADLINE"
+
+
+def env_items(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """A comma-separated environment variable's items, blanks dropped."""
+    return tuple(p.strip() for p in env.get(name, "").split(",") if p.strip())
 
 
 def _positive_int(name: str, value: Any) -> None:

@@ -174,11 +174,31 @@ def check_addresses(
     for address in addresses:
         reason = address_refusal(address, allowed)
         if reason:
+            what = f"{_article(reason)} {reason} address; {address_hint(address)}"
             if parse_ip(host) == address:
-                raise ForbiddenAddress(f"{host} is {_article(reason)} {reason} address")
-            raise ForbiddenAddress(
-                f"{host} resolves to {address}, {_article(reason)} {reason} address"
-            )
+                raise ForbiddenAddress(f"{host} is {what}")
+            raise ForbiddenAddress(f"{host} resolves to {address}, {what}")
+
+
+# A refusal tells its reader how to lift it, in each of the places the one setting is
+# made: the flag of the command line, the environment variable (read by the command
+# line and the service alike) and the FetchConfig field of the library.
+
+
+def port_refusal(port: int) -> str:
+    return (
+        f"port {port} is not allowed (only 80 and 443 are by default); to allow it: "
+        f"--allow-port {port}, UNCHROME_ALLOW_PORTS={port} or "
+        f"FetchConfig(allow_ports=[{port}])"
+    )
+
+
+def address_hint(address: IPAddress) -> str:
+    network = f"{address}/{address.max_prefixlen}"
+    return (
+        f"to allow it: --allow-address {network}, UNCHROME_ALLOW_ADDRESSES={network} or "
+        f"FetchConfig(allow_addresses=[{network!r}])"
+    )
 
 
 def system_resolver(host: str, port: int) -> list[str]:
@@ -244,5 +264,5 @@ def check_url(url: str | httpx.URL, allowed_ports: Iterable[int]) -> Target:
         raise InvalidURL("URL has no host")
     port = parsed.port or (443 if parsed.scheme == "https" else 80)
     if port not in set(allowed_ports):
-        raise InvalidURL(f"port {port} is not allowed")
+        raise InvalidURL(port_refusal(port))
     return Target(url=parsed, host=host, port=port)

@@ -25,10 +25,10 @@ def read(
     """
     page = fetch(url, fetch_config)
     if config is None or config.render == "never":
-        return extract_fetched(page, config)
+        return _from(url, extract_fetched(page, config))
     from unchrome.net.browser import read_rendering  # late: the [render] extra is optional
 
-    return read_rendering(page, config, fetch_config or DEFAULT_FETCH_CONFIG)
+    return _from(url, read_rendering(page, config, fetch_config or DEFAULT_FETCH_CONFIG))
 
 
 async def aread(
@@ -38,7 +38,14 @@ async def aread(
     stall the event loop (and every other request of the service)."""
     page = await afetch(url, fetch_config)
     if config is None or config.render == "never":
-        return await anyio.to_thread.run_sync(extract_fetched, page, config)
+        return _from(url, await anyio.to_thread.run_sync(extract_fetched, page, config))
     from unchrome.net.browser import aread_rendering
 
-    return await aread_rendering(page, config, fetch_config or DEFAULT_FETCH_CONFIG)
+    return _from(url, await aread_rendering(page, config, fetch_config or DEFAULT_FETCH_CONFIG))
+
+
+def _from(url: str, result: Result) -> Result:
+    """The result, naming the URL asked for as its source (its ``url`` is the page's
+    own: where the redirects ended, or its canonical)."""
+    result.source = url
+    return result

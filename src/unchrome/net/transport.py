@@ -27,6 +27,7 @@ from unchrome.net.netguard import (
     IPAddress,
     check_addresses,
     parse_ip,
+    port_refusal,
     resolve,
 )
 
@@ -85,7 +86,7 @@ async def _checked_addresses(
     host: str, port: int, fc: FetchConfig, deadline: Deadline
 ) -> list[IPAddress]:
     if port not in fc.allowed_ports:
-        raise ForbiddenAddress(f"port {port} is not allowed")
+        raise ForbiddenAddress(port_refusal(port))
     if parse_ip(host) is not None:
         addresses = resolve(host, port, fc.resolver)
     else:

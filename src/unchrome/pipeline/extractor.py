@@ -240,6 +240,7 @@ class Extractor:
             processing_time=time.perf_counter() - started,
             truncated=truncated,
             encoding=encoding,
+            _headline=content.heading,
             _render_html=partial(self._rendering, content, base_url) if has_body else None,
             _render_markdown=partial(
                 markdown.markdown,
@@ -478,7 +479,9 @@ class Extractor:
         content_type: str | None = None,
     ) -> Result:
         data = inputs.read_confined(path, root=root, max_bytes=self.config.max_input_bytes)
-        return self.extract(data, url=url, content_type=content_type)
+        result = self.extract(data, url=url, content_type=content_type)
+        result.source = os.fspath(path)
+        return result
 
 
 def _base_url(href: str | None, url: str | None) -> str | None:

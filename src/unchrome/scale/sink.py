@@ -14,7 +14,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Protocol
 
-from unchrome.errors import FileAccessError, InvalidInput
+from unchrome.errors import FileAccessError, InvalidInput, import_extra
 from unchrome.scale.batch import COLUMN_NAMES, COLUMNS, Row
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -130,12 +130,7 @@ def _valid(value: Any) -> Any:
 
 
 def _require_pyarrow() -> None:
-    try:
-        import pyarrow.parquet  # noqa: F401
-    except ImportError:
-        raise InvalidInput(
-            "Parquet output needs pyarrow: pip install 'unchrome[parquet]'"
-        ) from None
+    import_extra("pyarrow.parquet", "parquet", "Parquet output")
 
 
 class ParquetSink(_Closing):

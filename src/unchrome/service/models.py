@@ -32,6 +32,10 @@ class ReadRequest(BaseModel):
         None, description="browser (render it), auto or direct (never); as X-Engine"
     )
     with_metadata: bool = Field(False, description=WITH_METADATA)
+    no_tables: bool = Field(False, description="leave the tables out (as X-No-Tables)")
+    no_links: bool = Field(False, description="links as their text (as X-No-Links)")
+    no_images: bool = Field(False, description="no images in the Markdown (as X-No-Images)")
+    comments: bool = Field(False, description="keep the comment sections (as X-Comments)")
 
 
 class ExtractRequest(BaseModel):
@@ -42,6 +46,10 @@ class ExtractRequest(BaseModel):
     remove_selector: str | None = None
     favor: str | None = Field(None, description="precision, balanced (default) or recall")
     with_metadata: bool = Field(False, description=WITH_METADATA)
+    no_tables: bool = Field(False, description="leave the tables out (as X-No-Tables)")
+    no_links: bool = Field(False, description="links as their text (as X-No-Links)")
+    no_images: bool = Field(False, description="no images in the Markdown (as X-No-Images)")
+    comments: bool = Field(False, description="keep the comment sections (as X-Comments)")
 
 
 class ErrorBody(BaseModel):
@@ -78,14 +86,18 @@ def _response_model() -> type[BaseModel]:
 ReadResponse = _response_model()
 
 
-def content(result: Result, fmt: Format, with_metadata: bool = False) -> str:
+def content(
+    result: Result, fmt: Format, with_metadata: bool = False, headline: bool = False
+) -> str:
     """The content in ``fmt``; ``with_metadata``: the Markdown or text opened by the
-    YAML front matter (HTML is refused before extraction, see check_with_metadata)."""
+    YAML front matter (HTML is refused before extraction, see check_with_metadata);
+    ``headline``: the text and HTML opened by the headline, as the Markdown is (the
+    plain answers of /r/, which are documents; the JSON answers carry the fields)."""
     if fmt == "markdown":
         return result.to_markdown(with_metadata=with_metadata)
     if fmt == "text":
-        return result.to_text(with_metadata=with_metadata)
-    return result.html
+        return result.to_text(with_metadata=with_metadata, headline=headline)
+    return result.to_html(headline=headline)
 
 
 def payload(result: Result, fmt: Format, with_metadata: bool = False) -> dict[str, Any]:
@@ -107,14 +119,17 @@ _SERVICE_FIELDS = schema.names(schema.SERVICE)
 
 def reader_text(result: Result, fmt: Format, with_metadata: bool = False) -> str:
     """The plain-text answer of ``/r/``: a short header (Jina Reader's names), then the
-    content. Renders the Markdown or HTML: call it off the event loop."""
+    content; ``with_metadata``: the YAML front matter, then the content, the metadata
+    said once. Renders the Markdown or HTML: call it off the event loop."""
+    if with_metadata:
+        return content(result, fmt, with_metadata, headline=True)
     label = {"markdown": "Markdown", "text": "Text", "html": "HTML"}[fmt]
     lines = [f"Title: {result.title or ''}", "", f"URL Source: {result.url or ''}", ""]
     if result.date:
         lines += [f"Published Time: {result.date}", ""]
     if result.date_modified:
         lines += [f"Modified Time: {result.date_modified}", ""]
-    lines += [f"{label} Content:", content(result, fmt, with_metadata)]
+    lines += [f"{label} Content:", content(result, fmt, headline=True)]
     return "\n".join(lines)
 
 

@@ -8,10 +8,14 @@ Endpoints
     GET  /healthz      liveness
     GET  /openapi.json, /docs (Swagger UI, its assets served from a package: no CDN)
 
-Raw-body and ``/r/`` requests take their options as headers: ``X-Return-Format`` (``/r/``),
-``X-Target-Selector``, ``X-Remove-Selector``, ``X-Favor`` (precision, balanced or
-recall: see ``Config.favor``) and ``X-With-Metadata`` (true: the Markdown or text opens
-with a YAML front matter). The JSON answers carry the fields of unchrome.schema.
+Every endpoint takes its options as headers too, with the same meaning everywhere
+(``options.py``): ``X-Return-Format`` (markdown, text or html), ``X-Target-Selector``,
+``X-Remove-Selector``, ``X-Favor`` (precision, balanced or recall: see ``Config.favor``),
+``X-With-Metadata`` (true: the Markdown or text opens with a YAML front matter, which
+on ``/r/`` replaces the Title: header), and the switches ``X-No-Tables``,
+``X-No-Links``, ``X-No-Images``, ``X-Comments`` (the CLI's --no-tables...); a value
+in the query or the JSON body wins over its header. A body may come with
+``Content-Encoding: gzip``. The JSON answers carry the fields of unchrome.schema.
 ``X-Engine`` (``browser``, ``auto`` or ``direct``; an ``engine`` field of ``/v1/read``)
 chooses whether a fetched page is rendered in a headless browser first
 (``Config.render`` always, auto, never: ``unchrome.net.browser``); ``UNCHROME_RENDER`` sets
@@ -25,21 +29,24 @@ heavy page cannot stall the event loop."""
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import Annotated, Any
 from urllib.parse import unquote
 
 import anyio
-from fastapi import FastAPI, Header, Request
+from fastapi import Depends, FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from unchrome import inputs
 from unchrome.config import Config
 from unchrome.errors import (
     InvalidInput,
     InvalidURL,
+    PayloadTooLarge,
     UnchromeError,
     UnsupportedContent,
 )
@@ -47,31 +54,19 @@ from unchrome.net.remote import aread
 from unchrome.rules.formats import HTML_TYPES, XML_TYPES
 from unchrome.service.middleware import AccessLog, Guard
 from unchrome.service.models import (
-    WITH_METADATA,
     ErrorResponse,
     ExtractRequest,
     Format,
     ReadRequest,
     ReadResponse,
-    check_with_metadata,
     error_response,
     payload,
     plain_error,
     reader_text,
 )
+from unchrome.service.options import Headers, choose
 from unchrome.service.settings import ServiceSettings
 from unchrome.urls import is_web_url
-
-
-def _flag(value: str | None, name: str) -> bool:
-    """A boolean header: true/1/yes or false/0/no (absent: false)."""
-    word = (value or "").strip().lower()
-    if word in ("", "0", "false", "no"):
-        return False
-    if word in ("1", "true", "yes"):
-        return True
-    raise InvalidInput(f"{name} must be true or false, got {value!r}")
-
 
 # A raw body whose Content-Type is no markup type is refused (415) by the extractor;
 # curl --data-binary sends application/x-www-form-urlencoded unless told otherwise.
@@ -91,23 +86,6 @@ def _markup_type(content_type: str) -> bool:
         or mime == "text/plain"
         or mime.endswith(("+xml", "/xml"))
     )
-
-
-def _config(
-    base: Config, target: str | None, remove: str | None, favor: str | None = None
-) -> Config:
-    """The service's Config with the request's choices; a bad one is INVALID_INPUT (400)
-    from Config's own validation."""
-    changes = {
-        k: v
-        for k, v in (
-            ("include_selector", target),
-            ("exclude_selector", remove),
-            ("favor", favor.strip().lower() if favor else None),
-        )
-        if v
-    }
-    return base.with_(**changes) if changes else base
 
 
 # X-Engine, as Jina Reader names it -> Config.render.
@@ -134,11 +112,7 @@ def _extract_sync(html: str | bytes, url: str | None, content_type: str | None, 
 
 log = logging.getLogger("unchrome.serve")
 
-_WITH_METADATA_HEADER = f"true: {WITH_METADATA}"
-TargetHeader = Annotated[str | None, Header(description="CSS selector of the content")]
-RemoveHeader = Annotated[str | None, Header(description="CSS selector of parts to drop")]
-FavorHeader = Annotated[str | None, Header(description="precision, balanced (default) or recall")]
-MetadataHeader = Annotated[str | None, Header(description=_WITH_METADATA_HEADER)]
+OptionHeaders = Annotated[Headers, Depends()]
 EngineHeader = Annotated[
     str | None,
     Header(description="browser (render the page in a headless browser), auto or direct (never)"),
@@ -189,6 +163,11 @@ def create_app(settings: ServiceSettings | None = None) -> FastAPI:
                 "X-Favor",
                 "X-Engine",
                 "X-With-Metadata",
+                "X-No-Tables",
+                "X-No-Links",
+                "X-No-Images",
+                "X-Comments",
+                "Content-Encoding",
             ],
         )
     app.add_middleware(AccessLog)
@@ -228,8 +207,9 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
     }
     reader_responses: dict[int | str, dict[str, Any]] = {
         200: {
-            "description": "the content after a Title: / URL Source: header; the JSON "
-            "answer with Accept: application/json",
+            "description": "the content after a Title: / URL Source: header (with "
+            "X-With-Metadata: true, after the YAML front matter instead); the JSON answer "
+            "with Accept: application/json",
             "content": {
                 "text/plain": {"schema": {"type": "string"}},
                 "application/json": {"schema": {"$ref": "#/components/schemas/ReadResponse"}},
@@ -247,14 +227,14 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
         response_model_exclude_none=False,
         openapi_extra={"requestBody": read_schema},
     )
-    async def read_endpoint(request: Request, x_engine: EngineHeader = None) -> JSONResponse:
-        body = await request.body()  # read by Guard, within its deadline and limit
-        req = _parse(ReadRequest, body)
-        check_with_metadata(req.format, req.with_metadata)
-        config = _config(settings.config, req.target_selector, req.remove_selector, req.favor)
-        config = _engine(config, req.engine or x_engine)
+    async def read_endpoint(
+        request: Request, headers: OptionHeaders, x_engine: EngineHeader = None
+    ) -> JSONResponse:
+        req = _parse(ReadRequest, await _body(request, settings.max_body_bytes))
+        choice = choose(settings.config, headers, _set_fields(req, "url", "engine"))
+        config = _engine(choice.config, req.engine or x_engine)
         result = await aread(req.url, config=config, fetch_config=settings.fetch_config)
-        answer = await anyio.to_thread.run_sync(payload, result, req.format, req.with_metadata)
+        answer = await anyio.to_thread.run_sync(payload, result, choice.fmt, choice.with_metadata)
         return JSONResponse(answer)
 
     @app.post(
@@ -262,62 +242,50 @@ def _routes(app: FastAPI, settings: ServiceSettings) -> None:
     )
     async def extract_endpoint(
         request: Request,
+        headers: OptionHeaders,
         url: str | None = None,
-        format: Format = "markdown",
-        x_target_selector: TargetHeader = None,
-        x_remove_selector: RemoveHeader = None,
-        x_favor: FavorHeader = None,
-        x_with_metadata: MetadataHeader = None,
+        format: Format | None = None,
     ) -> JSONResponse:
-        body = await request.body()  # read by Guard, within its deadline and limit
+        body = await _body(request, settings.max_body_bytes)
         content_type = request.headers.get("content-type", "")
+        given: dict[str, Any] = {"format": format} if format else {}
         if content_type.split(";")[0].strip().lower() == "application/json":
             req = _parse(ExtractRequest, body)
             html: str | bytes = req.html
-            url, format, ctype, with_metadata = req.url, req.format, None, req.with_metadata
-            config = _config(settings.config, req.target_selector, req.remove_selector, req.favor)
+            url, ctype = req.url if "url" in req.model_fields_set else url, None
+            given |= _set_fields(req, "html", "url")
         else:
             if not _markup_type(content_type):
                 mime = content_type.split(";", 1)[0].strip()
                 raise UnsupportedContent(f"content type {mime!r} is not HTML: {_TYPE_HINT}")
             html, ctype = body, content_type or None
-            with_metadata = _flag(x_with_metadata, "X-With-Metadata")
-            config = _config(settings.config, x_target_selector, x_remove_selector, x_favor)
-        check_with_metadata(format, with_metadata)
+        choice = choose(settings.config, headers, given)
         # Nothing is fetched: ``url`` is only the base for relative links, and the
         # result echoes it.
         if url is not None and url != "" and not is_web_url(url):
             raise InvalidURL("url must be an absolute http(s) URL")
         answer = await anyio.to_thread.run_sync(
-            _extract_payload, html, url or None, ctype, config, format, with_metadata
-        )
+            _extract_payload, html, url or None, ctype, choice.config, choice.fmt,
+            choice.with_metadata,
+        )  # fmt: skip
         return JSONResponse(answer)
 
     @app.get("/r/{target:path}", response_class=PlainTextResponse, responses=reader_responses)
     async def reader(
         request: Request,
         target: str,
-        x_return_format: Annotated[
-            str | None, Header(description="markdown (default), text or html")
-        ] = None,
-        x_target_selector: TargetHeader = None,
-        x_remove_selector: RemoveHeader = None,
-        x_favor: FavorHeader = None,
-        x_with_metadata: MetadataHeader = None,
+        headers: OptionHeaders,
         x_engine: EngineHeader = None,
         accept: Annotated[
             str | None, Header(description="application/json: the JSON answer")
         ] = None,
     ) -> Response:
         url = _target_url(request)
-        fmt = (x_return_format or "markdown").strip().lower()
-        if fmt not in ("markdown", "text", "html"):
-            raise InvalidInput("X-Return-Format must be markdown, text or html")
-        with_metadata = _flag(x_with_metadata, "X-With-Metadata")
-        check_with_metadata(fmt, with_metadata)
-        config = _config(settings.config, x_target_selector, x_remove_selector, x_favor)
-        config = _engine(config, x_engine)
+        # The query after /r/<url> is the target's own: the headers alone choose.
+        choice = choose(settings.config, headers, {})
+        config = _engine(choice.config, x_engine)
         result = await aread(url, config=config, fetch_config=settings.fetch_config)
+        fmt, with_metadata = choice.fmt, choice.with_metadata
         if "application/json" in (accept or ""):
             answer = await anyio.to_thread.run_sync(payload, result, fmt, with_metadata)
             return JSONResponse(answer)
@@ -354,6 +322,34 @@ def _target_url(request: Request) -> str:
     if "://" not in target.split("?", 1)[0]:
         target = "https://" + target
     return target
+
+
+def _set_fields(req: BaseModel, *leave: str) -> dict[str, Any]:
+    """The fields a JSON body set (a default is no choice: the headers may make it)."""
+    return {name: getattr(req, name) for name in req.model_fields_set if name not in leave}
+
+
+# Content-Encoding of a request body -> what inputs.inflate reads it as.
+_CODINGS = {"gzip": "gzip", "x-gzip": "gzip"}
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The request body (read by Guard, within its deadline and limit), decompressed
+    when its Content-Encoding says gzip: then held to the same limit, once inflated,
+    as a body sent plain."""
+    body = await request.body()
+    coding = request.headers.get("content-encoding", "").strip().lower()
+    if coding in ("", "identity"):
+        return body
+    kind = _CODINGS.get(coding)
+    if kind is None:
+        raise UnsupportedContent(f"Content-Encoding {coding!r} is not read: send gzip or none")
+    data = await anyio.to_thread.run_sync(
+        inputs.inflate, io.BytesIO(body), kind, "the request body", limit
+    )
+    if len(data) > limit:
+        raise PayloadTooLarge(f"request body over {limit} bytes once decompressed")
+    return data
 
 
 def _parse(model: type[BaseModel], body: bytes) -> Any:

@@ -10,7 +10,7 @@ from unchrome.config import Config
 from unchrome.errors import (
     InvalidInput,
 )
-from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
+from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig, env_items
 
 MiB = 1024 * 1024
 
@@ -43,8 +43,10 @@ class ServiceSettings:
     def from_env(cls, environ: MutableMapping[str, str] | None = None) -> ServiceSettings:
         """Read ``UNCHROME_*`` variables.
 
-        ``UNCHROME_ALLOW_ADDRESSES`` (CIDRs) and ``UNCHROME_ALLOW_PORTS`` widen what may
-        be fetched, for an intranet deployment; the defaults are public internet only.
+        The fetch settings (``UNCHROME_ALLOW_ADDRESSES``, ``UNCHROME_ALLOW_PORTS``,
+        ``UNCHROME_FETCH_DEADLINE``) are FetchConfig.from_env's, which the command line
+        reads too: they widen what may be fetched, for an intranet deployment; the
+        defaults are public internet only.
         """
         env = os.environ if environ is None else environ
 
@@ -55,15 +57,6 @@ class ServiceSettings:
             except ValueError:
                 raise InvalidInput(f"{name} must be an integer, got {raw!r}") from None
 
-        def items(name: str) -> tuple[str, ...]:
-            return tuple(p.strip() for p in env.get(name, "").split(",") if p.strip())
-
-        try:
-            extra_ports = {int(p) for p in items("UNCHROME_ALLOW_PORTS")}
-        except ValueError:
-            raise InvalidInput("UNCHROME_ALLOW_PORTS must be comma-separated ports") from None
-        deadline = env.get("UNCHROME_FETCH_DEADLINE", "").strip()
-
         def seconds(name: str, default: float) -> float:
             raw = env.get(name, "").strip()
             try:
@@ -71,18 +64,13 @@ class ServiceSettings:
             except ValueError:
                 raise InvalidInput(f"{name} must be seconds, got {raw!r}") from None
 
-        fetch_config = FetchConfig(
-            allowed_ports=DEFAULT_FETCH_CONFIG.allowed_ports | extra_ports,
-            allow_addresses=items("UNCHROME_ALLOW_ADDRESSES"),
-            deadline=float(deadline) if deadline else DEFAULT_FETCH_CONFIG.deadline,
-        )
         return cls(
             api_key=env.get("UNCHROME_API_KEY") or None,
             max_body_bytes=number("UNCHROME_MAX_BODY_BYTES", cls.max_body_bytes),
             max_concurrency=number("UNCHROME_MAX_CONCURRENCY", cls.max_concurrency),
             body_deadline=seconds("UNCHROME_BODY_DEADLINE", cls.body_deadline),
             header_deadline=seconds("UNCHROME_HEADER_DEADLINE", cls.header_deadline),
-            cors_origins=items("UNCHROME_CORS_ORIGINS"),
-            fetch_config=fetch_config,
+            cors_origins=env_items(env, "UNCHROME_CORS_ORIGINS"),
+            fetch_config=FetchConfig.from_env(env),
             config=Config(render=env.get("UNCHROME_RENDER", "").strip().lower() or "never"),  # type: ignore[arg-type]
         )
