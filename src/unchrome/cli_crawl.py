@@ -30,7 +30,7 @@ from unchrome.crawl.crawler import DEFAULT_MAX_DEPTH, Crawler, CrawlOptions
 from unchrome.crawl.discover import Found, map_site
 from unchrome.crawl.output import CrawlOutput, crawl_format
 from unchrome.crawl.politeness import CRAWL_USER_AGENT, DEFAULT_DELAY, Politeness
-from unchrome.crawl.state import State
+from unchrome.crawl.state import open_state
 from unchrome.errors import FileAccessError, InvalidInput, UnchromeError
 from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
 from unchrome.scale.batch import CONTENT_FORMATS
@@ -214,7 +214,7 @@ def _crawl(argv: Sequence[str]) -> int:
     bar = _bar(not opts.no_progress and sys.stderr.isatty())
     try:
         with (
-            _state_dir(opts.state) as state,
+            open_state(opts.state) as state,
             CrawlOutput(opts.out, state, opts.output_format) as out,
         ):
             out.sync()  # a resumed crawl: the rows committed before the kill
@@ -288,11 +288,3 @@ class _Bar:
 
 def _bar(enabled: bool) -> _Bar:
     return _Bar(enabled)
-
-
-def _state_dir(directory: str | None) -> Any:
-    if directory is None:
-        from unchrome.crawl.crawler import _StateDir
-
-        return _StateDir(None)
-    return State(directory)

@@ -14,7 +14,6 @@ for extraction on every core).
 from __future__ import annotations
 
 import logging
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,14 +22,13 @@ from typing import Any
 
 from unchrome.config import Config
 from unchrome.crawl import sitemap
-from unchrome.crawl.discover import Discovery, Found
+from unchrome.crawl.discover import Discovery, Found, guard_start
 from unchrome.crawl.politeness import PoliteFetcher, Politeness
-from unchrome.crawl.state import Item, State
+from unchrome.crawl.state import Item, State, open_state
 from unchrome.crawl.urls import normalize
 from unchrome.errors import ForbiddenAddress, InvalidInput, InvalidURL, UnchromeError
 from unchrome.net.fetch import Fetched, judge_page
 from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
-from unchrome.net.netguard import check_url
 from unchrome.scale.batch import CONTENT_FORMATS, Row, extract_page, failed_row
 from unchrome.scale.warc import Page
 
@@ -73,11 +71,8 @@ class Crawler:
         options: CrawlOptions | None = None,
         progress: Progress | None = None,
     ) -> None:
-        start = normalize(url)
-        if start is None:
-            raise InvalidURL(f"{url!r} is not an http(s) URL")
         fc = fetch_config or DEFAULT_FETCH_CONFIG
-        check_url(start, fc.allowed_ports)
+        start = guard_start(url, fc)
         self.start, self.state = start, state
         self.config = config or Config()
         self.options = options or CrawlOptions()
@@ -242,7 +237,7 @@ def crawl(
     a finished crawl's pages again with their validators (a ``304`` yields no row).
     """
     options = CrawlOptions(max_pages=max_pages, max_depth=max_depth, recrawl=recrawl, fmt=fmt)
-    with _StateDir(state_dir) as state:
+    with open_state(state_dir) as state:
         crawler = Crawler(
             url,
             state,
@@ -252,22 +247,3 @@ def crawl(
             options=options,
         )
         yield from crawler.run()
-
-
-class _StateDir:
-    """The given state directory, or a temporary one removed afterwards."""
-
-    def __init__(self, directory: str | Path | None) -> None:
-        self.tmp = None
-        if directory is None:
-            self.tmp = tempfile.TemporaryDirectory(prefix="unchrome-crawl-")
-            directory = self.tmp.name
-        self.state = State(directory)
-
-    def __enter__(self) -> State:
-        return self.state
-
-    def __exit__(self, *exc: object) -> None:
-        self.state.close()
-        if self.tmp is not None:
-            self.tmp.cleanup()

@@ -24,65 +24,19 @@ from unchrome.crawl.politeness import PoliteFetcher, Politeness
 from unchrome.crawl.urls import normalize, origin_of, site_of
 from unchrome.errors import InvalidInput, InvalidURL, UnchromeError
 from unchrome.net.fetch import Fetched
-from unchrome.net.fetch_config import FetchConfig
-from unchrome.net.netguard import check_url
+from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
+from unchrome.net.netguard import check_addresses, check_url, resolve
 
 log = logging.getLogger("unchrome.crawl")
 
 MAX_SITEMAPS = 100
 # Links to files that are no pages: not fetched only to be refused as UNSUPPORTED_CONTENT.
-_NOT_PAGES = tuple(
-    "." + ext
-    for ext in [
-        "pdf",
-        "zip",
-        "gz",
-        "tgz",
-        "bz2",
-        "xz",
-        "7z",
-        "rar",
-        "jpg",
-        "jpeg",
-        "png",
-        "gif",
-        "webp",
-        "svg",
-        "ico",
-        "bmp",
-        "tif",
-        "tiff",
-        "mp3",
-        "mp4",
-        "m4a",
-        "m4v",
-        "mov",
-        "avi",
-        "webm",
-        "ogg",
-        "wav",
-        "flac",
-        "mkv",
-        "css",
-        "js",
-        "json",
-        "woff",
-        "woff2",
-        "ttf",
-        "eot",
-        "exe",
-        "dmg",
-        "apk",
-        "iso",
-        "doc",
-        "docx",
-        "xls",
-        "xlsx",
-        "ppt",
-        "pptx",
-        "csv",
-    ]
+_NOT_PAGE_EXTENSIONS = (
+    "pdf zip gz tgz bz2 xz 7z rar jpg jpeg png gif webp svg ico bmp tif tiff mp3 mp4 m4a "
+    "m4v mov avi webm ogg wav flac mkv css js json woff woff2 ttf eot exe dmg apk iso doc "
+    "docx xls xlsx ppt pptx csv"
 )
+_NOT_PAGES = tuple(f".{ext}" for ext in _NOT_PAGE_EXTENSIONS.split())
 
 
 @dataclass
@@ -224,6 +178,19 @@ class Discovery:
                 yield admitted
 
 
+def guard_start(url: str, fc: FetchConfig) -> str:
+    """The start URL, normalised, or the SSRF guard's refusal at once (its scheme, port,
+    or the addresses its host resolves to), rather than a crawl that finds nothing."""
+    start = normalize(url)
+    if start is None:
+        raise InvalidURL(f"{url!r} is not an http(s) URL")
+    target = check_url(start, fc.allowed_ports)
+    check_addresses(
+        target.host, resolve(target.host, target.port, fc.resolver), fc.allowed_networks
+    )
+    return start
+
+
 def unique(urls: Iterable[str], seen: set[str]) -> Iterator[str]:
     for url in urls:
         if url not in seen:
@@ -238,20 +205,24 @@ def map_site(
     fetch_config: FetchConfig | None = None,
     politeness: Politeness | None = None,
     sitemap_max_bytes: int = sitemap.MAX_SITEMAP_BYTES,
+    max_sitemaps: int = MAX_SITEMAPS,
     found: Found | None = None,
 ) -> Iterator[str]:
     """The page URLs of ``url``'s site, normalised and each once, at most ``limit``:
     from its sitemaps, the feeds its home page announces, and, when those give nothing,
     the home page's links. Fetches politely (see :class:`Politeness`) and through the
     SSRF guard of ``fetch_config``."""
-    start = normalize(url)
-    if start is None:
-        raise InvalidURL(f"{url!r} is not an http(s) URL")
     if limit is not None and limit < 1:
         raise InvalidInput("limit must be at least 1")
-    check_url(start, (fetch_config or FetchConfig()).allowed_ports)
+    start = guard_start(url, fetch_config or DEFAULT_FETCH_CONFIG)
     fetcher = PoliteFetcher(fetch_config, politeness)
-    discovery = Discovery(start, fetcher, sitemap_max_bytes=sitemap_max_bytes, found=found)
+    discovery = Discovery(
+        start,
+        fetcher,
+        max_sitemaps=max_sitemaps,
+        sitemap_max_bytes=sitemap_max_bytes,
+        found=found,
+    )
     seen: set[str] = set()
 
     def steps() -> Iterator[str]:

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import tempfile
 import zlib
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -246,3 +248,14 @@ class State:
     def counts(self) -> dict[str, int]:
         cursor = self.db.execute("SELECT status, COUNT(*) FROM urls GROUP BY status")
         return {str(status): int(n) for status, n in cursor}
+
+
+@contextmanager
+def open_state(directory: str | Path | None) -> Iterator[State]:
+    """The state in ``directory``, or in a temporary directory removed afterwards."""
+    if directory is not None:
+        with State(directory) as state:
+            yield state
+        return
+    with tempfile.TemporaryDirectory(prefix="unchrome-crawl-") as tmp, State(tmp) as state:
+        yield state
