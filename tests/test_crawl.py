@@ -184,3 +184,38 @@ def test_cli_map_prints_one_url_a_line(site: Site, capsys) -> None:
         f"{site.base}/b",
         f"{site.base}/c",
     ]
+
+
+def test_cli_crawl_writes_parquet_with_the_batch_columns(site: Site, tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    from unchrome.cli import main
+    from unchrome.scale.batch import COLUMN_NAMES
+
+    out = tmp_path / "site.parquet"
+    args = ["crawl", site.base, "--out", str(out), "--state", str(tmp_path / "st")]
+    args += ["--delay", str(DELAY), "--allow-address", "127.0.0.0/8"]
+    assert main([*args, "--allow-port", str(site.port), "--no-progress"]) == 0
+    table = pq.read_table(out)
+    assert tuple(table.column_names) == COLUMN_NAMES
+    ok = [u for u, s in zip(table["url"].to_pylist(), table["status"].to_pylist(), strict=True)
+          if s == "ok"]  # fmt: skip
+    assert sorted(u.removeprefix(site.base) for u in ok) == sorted(PAGES)
+
+
+def test_cli_refuses_an_internal_start_address_with_its_exit_code(capsys, tmp_path: Path) -> None:
+    from unchrome.cli import main
+
+    assert main(["map", "http://169.254.169.254/", "--no-progress"]) == 4
+    assert "FORBIDDEN_ADDRESS" in capsys.readouterr().err
+    out = tmp_path / "out.jsonl"
+    assert main(["crawl", "http://10.0.0.1/", "--out", str(out), "--no-progress"]) == 4
+    assert not out.exists()
+
+
+def test_cli_crawl_refuses_an_output_it_cannot_resume(tmp_path: Path) -> None:
+    from unchrome.cli import main
+
+    for out in ("pages.jsonl.gz", "pages.csv", "-"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["crawl", "http://example.com/", "--out", str(tmp_path / out)])
+        assert exit_.value.code == 2

@@ -27,7 +27,7 @@ from unchrome.cli_options import EXIT_CODES, EXIT_OK, add_favor_option, exit_cod
 from unchrome.config import Config
 from unchrome.crawl import sitemap
 from unchrome.crawl.crawler import DEFAULT_MAX_DEPTH, Crawler, CrawlOptions
-from unchrome.crawl.discover import Found, map_site
+from unchrome.crawl.discover import Found, guard_start, map_site
 from unchrome.crawl.output import CrawlOutput, crawl_format
 from unchrome.crawl.politeness import CRAWL_USER_AGENT, DEFAULT_DELAY, Politeness
 from unchrome.crawl.state import open_state
@@ -210,6 +210,11 @@ def _crawl(argv: Sequence[str]) -> int:
         p.error(str(exc))
     if opts.recrawl and not opts.state:
         p.error("--recrawl needs --state DIR (the validators of the last crawl)")
+    try:  # refused before any file is made
+        guard_start(opts.url, fetch_config)
+    except UnchromeError as exc:
+        print(f"unchrome crawl: {exc.code}: {exc}", file=sys.stderr)
+        return exit_code(exc)
     started = time.monotonic()
     bar = _bar(not opts.no_progress and sys.stderr.isatty())
     try:

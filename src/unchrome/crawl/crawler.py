@@ -162,6 +162,8 @@ class Crawler:
 
     def _failed(self, item: Item, exc: UnchromeError, status: int | None = None) -> Row:
         if isinstance(exc, ForbiddenAddress | InvalidURL):
+            # A redirect to an internal address or a port not allowed: never connected.
+            log.warning("%s refused: %s: %s", item.url, exc.code, exc)
             self._count("refused")
         self._count("failed")
         page = Page(b"", source=item.url, url=item.url, http_status=status)
