@@ -12,7 +12,7 @@ from crawl_site import HTML, XML, Site, article, make_site
 from unchrome import FetchConfig, crawl, map_site
 from unchrome.crawl import sitemap
 from unchrome.crawl.discover import Found
-from unchrome.crawl.politeness import Politeness, retry_after
+from unchrome.crawl.politeness import Politeness, product_token, retry_after
 from unchrome.crawl.urls import normalize
 from unchrome.errors import InvalidInput
 
@@ -146,6 +146,15 @@ def test_robots_5xx_disallows_everything_and_the_crawl_stops(site: Site) -> None
     assert mapped(site) == []
     assert list(crawl(site.base, fetch_config=guard(site), politeness=POLITE)) == []
     assert "/" not in site.paths()
+
+
+def test_robots_groups_match_the_product_token_not_the_whole_user_agent(site: Site) -> None:
+    site.routes["/"] = (200, HTML, article("Home", ["/open", "/closed"]))
+    robots = b"User-agent: mozilla\nDisallow: /\n\nUser-agent: unchrome\nDisallow: /closed\n"
+    site.routes["/robots.txt"] = (200, {"Content-Type": "text/plain"}, robots)
+    assert mapped(site) == [site.base + "/open"]
+    assert product_token("MyBot/2.0 (+https://example.com/bot)") == "mybot"
+    assert product_token(Politeness().user_agent) == "unchrome"
 
 
 def test_robots_txt_is_read_up_to_500_kib_only(site: Site) -> None:

@@ -136,7 +136,7 @@ class Crawler:
             if robots.unavailable:
                 self.stopped = f"robots.txt unavailable ({robots.reason}): run again later"
                 return None
-            if not robots.allowed(item.url, self.fetcher.politeness.user_agent):
+            if not robots.allowed(item.url, self.fetcher.agent):
                 self._count("robots")
                 self.state.written(item, None, status="robots")
                 return None

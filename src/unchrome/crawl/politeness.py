@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import email.utils
 import logging
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -28,8 +29,6 @@ log = logging.getLogger("unchrome.crawl")
 
 DEFAULT_DELAY = 1.0
 MAX_CRAWL_DELAY = 60.0
-# The product token robots.txt groups are matched against is "unchrome" (in the default
-# User-Agent); a User-Agent of your own should keep it, or name your crawler there.
 CRAWL_USER_AGENT = "Mozilla/5.0 (compatible; unchrome/0.1; +crawler)"
 _RETRY_STATUSES = frozenset({429, 503})
 
@@ -51,6 +50,16 @@ class Politeness:
                 raise InvalidInput(f"Politeness.{name} must be a number of seconds >= 0")
         if not isinstance(self.retries, int) or not 0 <= self.retries <= 10:
             raise InvalidInput("Politeness.retries must be an integer from 0 to 10")
+
+
+def product_token(user_agent: str) -> str:
+    """The name robots.txt groups are matched against (RFC 9309: the crawler's product
+    token, not its whole User-Agent, whose "Mozilla" would match a group meant for
+    browsers): ``unchrome`` when the User-Agent names it, else its first product."""
+    if re.search(r"\bunchrome\b", user_agent, re.I):
+        return "unchrome"
+    words = re.findall(r"[A-Za-z0-9_-]+", user_agent.split("/", 1)[0])
+    return words[0].lower() if words else "unchrome"
 
 
 def retry_after(value: str | None, now: float | None = None) -> float | None:
@@ -85,6 +94,7 @@ class PoliteFetcher:
         base = fetch_config or DEFAULT_FETCH_CONFIG
         self.fc = dataclasses.replace(base, user_agent=self.politeness.user_agent)
         self.sleep, self.clock = sleep, clock
+        self.agent = product_token(self.politeness.user_agent)
         self._last: dict[str, float] = {}  # host -> when its last request ended
         self.requests = 0
         self.robots_cache = RobotsCache(
@@ -97,11 +107,11 @@ class PoliteFetcher:
         return self.robots_cache.get(origin_of(url))
 
     def allowed(self, url: str) -> bool:
-        return self.robots(url).allowed(url, self.politeness.user_agent)
+        return self.robots(url).allowed(url, self.agent)
 
     def delay_for(self, url: str) -> float:
         robots = self.robots_cache._by_origin.get(origin_of(url))
-        crawl_delay = robots.crawl_delay(self.politeness.user_agent) if robots else None
+        crawl_delay = robots.crawl_delay(self.agent) if robots else None
         if crawl_delay is not None:
             return min(max(crawl_delay, 0.0), MAX_CRAWL_DELAY)
         return self.politeness.delay
