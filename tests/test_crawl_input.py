@@ -124,6 +124,25 @@ def test_a_home_page_with_10000_links_maps_fast_and_crawls_within_max_pages(site
     assert len(rows) == 3
 
 
+def test_a_gzip_bomb_sitemap_is_inflated_up_to_the_cap_only() -> None:
+    bomb = gzip.compress(b"<urlset>" + b" " * 50_000_000 + b"</urlset>")  # 50 MB in ~50 KB
+    with pytest.raises(InvalidInput, match="over 1048576 bytes"):
+        list(sitemap.parse(bomb, max_bytes=1 << 20))
+
+
+def test_a_redirect_to_another_site_gives_no_row(site: Site) -> None:
+    site.routes["/"] = (200, HTML, article("Home", ["/away"]))
+    away = f"http://localhost:{site.port}/elsewhere"  # the same server, another site
+    site.routes["/away"] = (302, {"Location": away}, b"")
+    site.routes["/elsewhere"] = (200, HTML, article("Elsewhere"))
+    fc = FetchConfig(
+        allow_addresses=("127.0.0.0/8", "::1/128"), allowed_ports=frozenset({site.port})
+    )
+    rows = list(crawl(site.base, fetch_config=fc, politeness=POLITE))
+    assert [r["url"] for r in rows] == [site.base + "/"]
+    assert "/away" in site.paths()
+
+
 def test_parse_refuses_an_html_document_and_a_corrupt_gzip() -> None:
     with pytest.raises(InvalidInput, match="HTML"):
         list(sitemap.parse(b"<!DOCTYPE html><html><body>x</body></html>"))

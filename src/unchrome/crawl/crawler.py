@@ -25,7 +25,7 @@ from unchrome.crawl import sitemap
 from unchrome.crawl.discover import Discovery, Found, guard_start
 from unchrome.crawl.politeness import PoliteFetcher, Politeness
 from unchrome.crawl.state import Item, State, open_state
-from unchrome.crawl.urls import normalize
+from unchrome.crawl.urls import normalize, site_of
 from unchrome.errors import ForbiddenAddress, InvalidInput, InvalidURL, UnchromeError
 from unchrome.net.fetch import Fetched, judge_page
 from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
@@ -174,6 +174,11 @@ class Crawler:
 
     def _extract(self, item: Item, answer: Fetched) -> Row | None:
         final = normalize(answer.url) or item.url
+        if site_of(final) != self.discovery.scope.site:
+            # Redirected to another site: not this crawl's page (and not followed further).
+            self._count("off_site")
+            self.state.written(item, None, status="off_site")
+            return None
         if final != item.url and self.state.status_of(final) in ("done", "fetched"):
             self._count("duplicates")
             self.state.written(item, None, status="duplicate")

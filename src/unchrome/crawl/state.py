@@ -35,7 +35,9 @@ CREATE TABLE IF NOT EXISTS urls (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     url TEXT UNIQUE NOT NULL,
     depth INTEGER NOT NULL,
-    status TEXT NOT NULL,          -- queued, fetched, done, unchanged, robots, duplicate
+    -- queued, fetched, done, unchanged (304), robots, duplicate (a redirect's target or
+    -- a second way to it), off_site (redirected to another site)
+    status TEXT NOT NULL,
     pass INTEGER NOT NULL,
     etag TEXT,
     last_modified TEXT
@@ -49,8 +51,6 @@ CREATE TABLE IF NOT EXISTS rows (
     seq INTEGER PRIMARY KEY AUTOINCREMENT, pass INTEGER NOT NULL, url_id INTEGER, row TEXT
 );
 """
-# Statuses of a URL whose work in this pass is over.
-FINAL = ("done", "unchanged", "robots", "duplicate")
 
 
 @dataclass(frozen=True, slots=True)
