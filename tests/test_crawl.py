@@ -205,7 +205,7 @@ def test_cli_crawl_writes_parquet_with_the_batch_columns(site: Site, tmp_path: P
 def test_cli_refuses_an_internal_start_address_with_its_exit_code(capsys, tmp_path: Path) -> None:
     from unchrome.cli import main
 
-    assert main(["map", "http://169.254.169.254/", "--no-progress"]) == 4
+    assert main(["map", "http://169.254.169.254/"]) == 4
     assert "FORBIDDEN_ADDRESS" in capsys.readouterr().err
     out = tmp_path / "out.jsonl"
     assert main(["crawl", "http://10.0.0.1/", "--out", str(out), "--no-progress"]) == 4

@@ -78,7 +78,6 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=sitemap.MAX_SITEMAP_BYTES,
         help="read at most this much of one sitemap (default 50 MiB, the protocol's limit)",
     )
-    p.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
 
 
 def map_parser() -> argparse.ArgumentParser:
@@ -127,6 +126,7 @@ def crawl_parser() -> argparse.ArgumentParser:
         help="content columns to fill: text and markdown (both, default), or one of them",
     )
     add_favor_option(p)
+    p.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
     return p
 
 
@@ -255,7 +255,8 @@ def _summary(crawler: Crawler, total: int, seconds: float, out: str) -> None:
         f"  ok {s['ok']}, failed {s['failed']}, unchanged (304) {s['unchanged']}, "
         f"not allowed by robots.txt {s['robots'] + crawler.found.counts['robots']}, "
         f"refused by the address guard {s['refused'] + crawler.found.counts['refused']}",
-        f"  requests {crawler.fetcher.requests}, sitemaps read {crawler.found.counts['sitemaps']}",
+        f"  requests {crawler.fetcher.requests}, "
+        f"sitemaps and feeds read {crawler.found.counts['sitemaps_feeds']}",
     ]
     if crawler.stopped:
         lines.append(f"  stopped: {crawler.stopped}")

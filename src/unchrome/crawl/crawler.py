@@ -198,7 +198,7 @@ class Crawler:
         self._count("failed" if row["status"] != "ok" else "ok")
         links = self._links(item, answer) if item.depth < self.options.max_depth else []
         validators = (answer.headers.get("etag"), answer.headers.get("last-modified"))
-        self.state.written(
+        new = self.state.written(
             item,
             row,
             links=links,
@@ -206,7 +206,7 @@ class Crawler:
             validators=validators,
         )
         self._count("written")
-        self._count("found", len(links))  # an upper bound: repeats are dropped by the state
+        self._count("found", new)
         return row
 
     def _links(self, item: Item, answer: Fetched) -> list[str]:

@@ -148,7 +148,7 @@ class Discovery:
             # /sitemap.xml guessed and absent is normal; a named one missing is worth a line.
             self.found.counts["sitemaps_missing"] += 1
             return
-        self.found.counts["sitemaps"] += 1
+        self.found.counts["sitemaps_feeds"] += 1
         yield from self._entries(url, answer)
 
     def _entries(self, url: str, answer: Fetched) -> Iterator[sitemap.Entry]:

@@ -201,10 +201,10 @@ class State:
         links: Iterable[str] = (),
         alias: str | None = None,
         validators: tuple[str | None, str | None] | None = None,
-    ) -> None:
+    ) -> int:
         """The page's outcome: its row (None: no row, e.g. a 304), its final status,
         the links it queues one level deeper and the URL it redirected to (``alias``,
-        marked done so that it is not fetched again)."""
+        marked done so that it is not fetched again). How many links were new."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
             if row is not None:
@@ -227,7 +227,7 @@ class State:
                     "ON CONFLICT(url) DO UPDATE SET status = 'duplicate', pass = excluded.pass",
                     (alias, item.depth, self.pass_),
                 )
-            self._add(links, item.depth + 1)
+            return self._add(links, item.depth + 1)
 
     # -- rows and counts
 
