@@ -116,3 +116,33 @@ def test_output_cut_back_to_the_committed_length_and_the_missing_rows_written(
             output.sync()
     lines = [json.loads(line)["url"] for line in out.read_text().splitlines()]
     assert lines == ["http://example.com/1", "http://example.com/2"]
+
+
+def test_killed_three_times_at_any_moment_every_page_is_written_once(
+    site: Site, tmp_path: Path
+) -> None:
+    """Kills land anywhere here (in a request, an extraction, a commit, a write): the
+    output still holds every page once, and a page is asked again only when its
+    request was in flight at a kill (one per kill at most)."""
+    out, state = tmp_path / "site.jsonl", tmp_path / "state"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    kills = 0
+    for wait in (1.1, 0.7, 0.9):  # seconds after the start of each run
+        proc = subprocess.Popen(_command(site, out, state, 0.15), env=env,
+                                stderr=subprocess.DEVNULL)  # fmt: skip
+        try:
+            proc.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+            kills += 1
+    assert kills >= 1
+    done = subprocess.run(_command(site, out, state, 0.05), env=env, capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    sources = Counter(row["source"] for row in rows)
+    assert sorted(sources) == sorted(site.base + p for p in (*PAGES, "/redirect-out"))
+    assert set(sources.values()) == {1}
+    asked = Counter(_page_hits(site))
+    assert set(asked) == {*PAGES, "/redirect-out"}
+    assert sum(n - 1 for n in asked.values()) <= kills

@@ -105,3 +105,16 @@ def test_openapi_documents_map_and_crawl(client: InProcess) -> None:
     paths = client.request("GET", "/openapi.json").json()["paths"]
     assert {"/v1/map", "/v1/crawl", "/v1/crawl/{job_id}"} <= set(paths)
     assert "requestBody" in paths["/v1/crawl"]["post"]
+
+
+def test_a_second_crawl_of_a_running_site_is_refused(client: InProcess, sites) -> None:
+    site, _ = sites
+    first = client.request("POST", "/v1/crawl", json={"url": site.base}, headers=AUTH)
+    assert first.status_code == 202
+    second = client.request("POST", "/v1/crawl", json={"url": site.base + "/a"}, headers=AUTH)
+    assert second.status_code == 503 and second.json()["error"]["code"] == "OVERLOADED"
+    job = first.json()["id"]
+    deadline = time.monotonic() + 60
+    while client.request("GET", f"/v1/crawl/{job}", headers=AUTH).json()["status"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)

@@ -144,12 +144,17 @@ class State:
     def next(self) -> Item | None:
         """The next URL breadth-first: one fetched but not written first, then the
         shallowest queued."""
-        row = self.db.execute(
-            "SELECT id, url, depth, status, etag, last_modified FROM urls "
-            "WHERE status IN ('fetched', 'queued') "
-            "ORDER BY status = 'queued', depth, id LIMIT 1"
-        ).fetchone()
-        return None if row is None else Item(*row)
+        # Two queries, each served by the (status, depth, id) index: one ordering the
+        # union would scan the whole table for every page of a large crawl.
+        for status in ("fetched", "queued"):
+            row = self.db.execute(
+                "SELECT id, url, depth, status, etag, last_modified FROM urls "
+                "WHERE status = ? ORDER BY depth, id LIMIT 1",
+                (status,),
+            ).fetchone()
+            if row is not None:
+                return Item(*row)
+        return None
 
     def status_of(self, url: str) -> str | None:
         row = self.db.execute("SELECT status FROM urls WHERE url = ?", (url,)).fetchone()

@@ -36,6 +36,7 @@ from unchrome.crawl.crawler import Crawler, CrawlOptions
 from unchrome.crawl.discover import Found, guard_start, map_site
 from unchrome.crawl.politeness import DEFAULT_DELAY, Politeness
 from unchrome.crawl.state import open_state
+from unchrome.crawl.urls import normalize, site_of
 from unchrome.errors import InvalidInput, Overloaded, UnchromeError
 from unchrome.service.models import ErrorResponse, plain_error
 from unchrome.service.settings import ServiceSettings
@@ -105,6 +106,7 @@ class CrawlJobStatus(BaseModel):
 class Job:
     id: str
     url: str
+    site: str
     status: str = "running"
     rows: list[dict[str, Any]] = field(default_factory=list)
     error: dict[str, Any] | None = None
@@ -126,7 +128,11 @@ class Jobs:
         with self.lock:
             if self.running() >= self.limits.jobs:
                 raise Overloaded(f"{self.limits.jobs} crawl jobs are running: retry later")
-            job = Job(uuid.uuid4().hex, req.url)
+            # One request at a time per host holds across jobs too: one job per site.
+            site = site_of(normalize(req.url) or req.url)
+            if any(j.site == site and j.status == "running" for j in self.by_id.values()):
+                raise Overloaded(f"a crawl of {site} is running: retry when it is done")
+            job = Job(uuid.uuid4().hex, req.url, site)
             self.by_id[job.id] = job
             while len(self.by_id) > self.limits.keep_jobs:
                 oldest = next((k for k, j in self.by_id.items() if j.status != "running"), None)
