@@ -6,11 +6,17 @@ result = unchrome.extract(html_bytes, url="https://example.com/story")
 result.markdown, result.title, result.date
 
 result = unchrome.read("https://example.com/story")  # fetched safely
+
+for url in unchrome.map_site("https://example.com/"): ...  # the site's pages
+for row in unchrome.crawl("https://example.com/", state_dir="site.state"): ...
 """
 
 from __future__ import annotations
 
 from unchrome.config import Config, Scorer
+from unchrome.crawl.crawler import crawl
+from unchrome.crawl.discover import map_site
+from unchrome.crawl.politeness import Politeness
 from unchrome.errors import (
     BlockedBySite,
     ExtractFailed,
@@ -46,6 +52,7 @@ __all__ = [
     "InvalidURL",
     "Media",
     "PageNotFound",
+    "Politeness",
     "RenderUnavailable",
     "Result",
     "Scorer",
@@ -55,8 +62,10 @@ __all__ = [
     "UpstreamTimeout",
     "__version__",
     "aread",
+    "crawl",
     "extract",
     "extract_file",
     "extract_text",
+    "map_site",
     "read",
 ]

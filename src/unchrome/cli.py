@@ -347,6 +347,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from unchrome.cli_warc import main as warc_main
 
             return warc_main(args[1:])
+        if args and args[0] in ("map", "crawl"):
+            from unchrome.cli_crawl import main as crawl_main
+
+            return crawl_main(args[0], args[1:])
         return _run(args)
     except KeyboardInterrupt:
         return 130

@@ -21,8 +21,8 @@ import asyncio
 import concurrent.futures
 import re
 import zlib
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
 
 import anyio
 import httpx
@@ -72,6 +72,9 @@ class Fetched:
     body: bytes
     truncated: bool = False
     redirects: int = 0
+    # The final response's headers: the crawler reads its validators (ETag,
+    # Last-Modified) and Retry-After from them.
+    headers: httpx.Headers = field(default_factory=httpx.Headers)
 
 
 # ------------------------------------------------------------ response judgement
@@ -108,9 +111,7 @@ def next_hop(response: httpx.Response, fc: FetchConfig) -> Target | None:
         raise ForbiddenAddress(f"refused redirect to {location[:200]!r}: {exc}") from None
 
 
-def _judge_status(response: httpx.Response) -> None:
-    status = response.status_code
-    headers = response.headers
+def _judge_status(status: int, headers: httpx.Headers) -> None:
     if headers.get("cf-mitigated", "").lower() == "challenge":
         raise BlockedBySite(f"the site answered {status} with a bot challenge")
     if 200 <= status < 300:
@@ -229,8 +230,13 @@ def _unbrotli(data: bytes, limit: int) -> tuple[bytes, bool]:  # pragma: no cove
     return b"".join(out), False
 
 
-def decode_body(data: bytes, content_encoding: str | None, fc: FetchConfig) -> tuple[bytes, bool]:
-    """Undo Content-Encoding (last applied first), bounded in size and chain length."""
+def decode_body(
+    data: bytes, content_encoding: str | None, fc: FetchConfig, *, gzip_file_ok: bool = False
+) -> tuple[bytes, bool]:
+    """Undo Content-Encoding (last applied first), bounded in size and chain length.
+
+    ``gzip_file_ok``: the body may itself be a gzip file (a ``sitemap.xml.gz``), which
+    its reader inflates, under its own cap."""
     codings = [c.strip().lower() for c in (content_encoding or "").split(",")]
     codings = [c for c in codings if c and c != "identity"]
     if len(codings) > fc.max_encodings:
@@ -241,33 +247,50 @@ def decode_body(data: bytes, content_encoding: str | None, fc: FetchConfig) -> t
         truncated = truncated or cut
     # gzip inside a single "gzip" label: the page is still compressed. Decoding it again
     # would be guessing (and a second bomb layer), handing it on would be garbage.
-    if data[:2] == b"\x1f\x8b":
+    if data[:2] == b"\x1f\x8b" and not gzip_file_ok:
         raise UnsupportedContent("the body is still gzip-compressed after decoding")
     return data, truncated
 
 
 def _finish(
-    response: httpx.Response, body: Body, fc: FetchConfig, sniff: bool, redirects: int
+    response: httpx.Response, body: Body, fc: FetchConfig, judge: bool, redirects: int
 ) -> Fetched:
-    data, cut = decode_body(body.bytes(), response.headers.get("content-encoding"), fc)
-    content_type = response.headers.get("content-type")
-    if sniff:
-        _sniff(data, content_type)
-    return Fetched(
+    data, cut = decode_body(
+        body.bytes(), response.headers.get("content-encoding"), fc, gzip_file_ok=not judge
+    )
+    fetched = Fetched(
         url=str(response.url),
         status=response.status_code,
-        content_type=content_type,
+        content_type=response.headers.get("content-type"),
         body=data,
         truncated=body.truncated or cut,
         redirects=redirects,
+        headers=response.headers,
     )
+    if judge:
+        judge_page(fetched)
+    return fetched
+
+
+def judge_page(fetched: Fetched) -> None:
+    """Raise the named error of a response that is no page (an error status, a type
+    that is not HTML, XHTML or a feed). ``afetch`` does it for every page; a caller that
+    fetched with ``judge=False`` (the crawler, which handles 304, 429 and 503 itself)
+    calls it when the answer is meant to be a page after all."""
+    _judge_status(fetched.status, fetched.headers)
+    if _judge_type(fetched.content_type):
+        _sniff(fetched.body, fetched.content_type)
 
 
 # --------------------------------------------------------------------------- fetching
 
 
-def _request(target: Target, fc: FetchConfig, cookies: httpx.Cookies) -> httpx.Request:
-    request = httpx.Request("GET", target.url, headers=request_headers(fc))
+def _request(
+    target: Target, fc: FetchConfig, cookies: httpx.Cookies, extra: Mapping[str, str] | None
+) -> httpx.Request:
+    headers = request_headers(fc)
+    headers.update(extra or {})
+    request = httpx.Request("GET", target.url, headers=headers)
     # Cookies set by a hop go to the next one (sites that set a cookie, then redirect),
     # with httpx's domain rules deciding which.
     cookies.set_cookie_header(request)
@@ -279,7 +302,13 @@ def _drain_limit() -> int:
     return 64 * 1024  # a redirect body read so the connection can be reused
 
 
-def fetch(url: str, fetch_config: FetchConfig | None = None) -> Fetched:
+def fetch(
+    url: str,
+    fetch_config: FetchConfig | None = None,
+    *,
+    headers: Mapping[str, str] | None = None,
+    judge: bool = True,
+) -> Fetched:
     """GET ``url`` under every guard; the final response's body, decoded.
 
     The same exchange as :func:`afetch`, run in an event loop of its own (in a worker
@@ -290,9 +319,9 @@ def fetch(url: str, fetch_config: FetchConfig | None = None) -> Fetched:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return anyio.run(afetch, url, fetch_config)
+        return anyio.run(_afetch, url, fetch_config, headers, judge)
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(anyio.run, afetch, url, fetch_config).result()
+        return pool.submit(anyio.run, _afetch, url, fetch_config, headers, judge).result()
 
 
 async def adrain(chunks: AsyncIterator[bytes], deadline: Deadline) -> None:
@@ -305,13 +334,32 @@ async def adrain(chunks: AsyncIterator[bytes], deadline: Deadline) -> None:
             break
 
 
-async def afetch(url: str, fetch_config: FetchConfig | None = None) -> Fetched:
+async def afetch(
+    url: str,
+    fetch_config: FetchConfig | None = None,
+    *,
+    headers: Mapping[str, str] | None = None,
+    judge: bool = True,
+) -> Fetched:
     """GET ``url`` under every guard; the final response's body, decoded.
+
+    ``headers`` are added to the request (the crawler's ``If-None-Match``); with
+    ``judge=False`` any final status and type is returned as it came (robots.txt,
+    sitemaps, a 304 or a 429 the crawler handles), see :func:`judge_page`.
 
     The transport is used directly, not through ``httpx.AsyncClient``: redirects are
     ours to follow (each hop re-checked), and no client logic may build a request we
     did not.
     """
+    return await _afetch(url, fetch_config, headers, judge)
+
+
+async def _afetch(
+    url: str,
+    fetch_config: FetchConfig | None,
+    headers: Mapping[str, str] | None,
+    judge: bool,
+) -> Fetched:
     fc = fetch_config or DEFAULT_FETCH_CONFIG
     target = check_url(url, fc.allowed_ports)
     deadline = Deadline(fc.deadline)
@@ -321,14 +369,14 @@ async def afetch(url: str, fetch_config: FetchConfig | None = None) -> Fetched:
         # fail_after is a second net under the per-operation clamps (e.g. pool waits).
         with anyio.fail_after(fc.deadline + 0.5):
             for hop in range(fc.max_redirects + 1):
-                request = _request(target, fc, cookies)
+                request = _request(target, fc, cookies, headers)
                 response = await transport.handle_async_request(request)
                 response.request = request
                 try:
                     cookies.extract_cookies(response)
                     next_target = next_hop(response, fc)
                     if next_target is None:
-                        return await _aread_final(response, fc, deadline, hop)
+                        return await _aread_final(response, fc, deadline, hop, judge)
                     await adrain(response.aiter_raw(), deadline)
                 finally:
                     await response.aclose()
@@ -342,13 +390,14 @@ async def afetch(url: str, fetch_config: FetchConfig | None = None) -> Fetched:
 
 
 async def _aread_final(
-    response: httpx.Response, fc: FetchConfig, deadline: Deadline, hops: int
+    response: httpx.Response, fc: FetchConfig, deadline: Deadline, hops: int, judge: bool
 ) -> Fetched:
-    _judge_status(response)
-    sniff = _judge_type(response.headers.get("content-type"))
+    if judge:  # refused before the body is read: a video is not downloaded to be refused
+        _judge_status(response.status_code, response.headers)
+        _judge_type(response.headers.get("content-type"))
     body = Body(fc.max_bytes)
     async for chunk in response.aiter_raw():
         deadline.remaining()
         if not body.add(chunk):
             break
-    return _finish(response, body, fc, sniff, hops)
+    return _finish(response, body, fc, judge, hops)

@@ -70,6 +70,19 @@ class _Closing:
         raise NotImplementedError
 
 
+def jsonl_line(row: Row) -> bytes:
+    """One row as a line of JSON Lines: the columns in order, UTF-8, ending in a newline."""
+    values = {k: row.get(k) for k in COLUMN_NAMES}
+    try:
+        data = json.dumps(values, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate must not make the file invalid UTF-8 for every reader
+        # downstream: it becomes U+FFFD, as in Parquet.
+        values = {k: _valid(v) for k, v in values.items()}
+        data = json.dumps(values, ensure_ascii=False).encode("utf-8")
+    return data + b"\n"
+
+
 class JsonlSink(_Closing):
     """One JSON object a line, UTF-8; ``-`` is standard output, ``.gz`` is compressed."""
 
@@ -87,15 +100,7 @@ class JsonlSink(_Closing):
             raise FileAccessError(f"cannot write {path}: {exc.strerror}") from None
 
     def write(self, row: Row) -> None:
-        values = {k: row.get(k) for k in COLUMN_NAMES}
-        try:
-            data = json.dumps(values, ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError:
-            # A lone surrogate must not make the file invalid UTF-8 for every reader
-            # downstream: it becomes U+FFFD, as in Parquet.
-            values = {k: _valid(v) for k, v in values.items()}
-            data = json.dumps(values, ensure_ascii=False).encode("utf-8")
-        self._stream.write(data + b"\n")
+        self._stream.write(jsonl_line(row))
 
     def close(self) -> None:
         if self._own:

@@ -5,6 +5,7 @@ Endpoints
                        "with_metadata"}
     POST /v1/extract   HTML as the raw body (?url=&format=) or JSON {"html", "url", "format"...}
     GET  /r/<url>      Markdown as text/plain (or JSON with ``Accept: application/json``)
+    POST /v1/map, POST /v1/crawl, GET /v1/crawl/{id}: a site's pages (crawl_routes)
     GET  /healthz      liveness
     GET  /openapi.json, /docs (Swagger UI, its assets served from a package: no CDN)
 
@@ -52,6 +53,7 @@ from unchrome.errors import (
 )
 from unchrome.net.remote import aread
 from unchrome.rules.formats import HTML_TYPES, XML_TYPES
+from unchrome.service.crawl_routes import crawl_router
 from unchrome.service.middleware import AccessLog, Guard
 from unchrome.service.models import (
     ErrorResponse,
@@ -143,6 +145,7 @@ def create_app(settings: ServiceSettings | None = None) -> FastAPI:
     app.state.settings = settings
     _docs(app)
     _routes(app, settings)
+    app.include_router(crawl_router(settings))
     _error_handlers(app)
     # Order: the last added is the outermost. CORS only when origins are configured.
     app.add_middleware(Guard, settings=settings)
