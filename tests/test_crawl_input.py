@@ -30,7 +30,7 @@ def site() -> Iterator[Site]:
 
 
 def guard(site: Site) -> FetchConfig:
-    return FetchConfig(allow_addresses=("127.0.0.0/8",), allowed_ports=frozenset({site.port}))
+    return FetchConfig(allow_addresses=("127.0.0.0/8",), allow_ports=(site.port,))
 
 
 def mapped(site: Site, found: Found | None = None, **kw: object) -> list[str]:
@@ -136,7 +136,7 @@ def test_a_redirect_to_another_site_gives_no_row(site: Site) -> None:
     site.routes["/away"] = (302, {"Location": away}, b"")
     site.routes["/elsewhere"] = (200, HTML, article("Elsewhere"))
     fc = FetchConfig(
-        allow_addresses=("127.0.0.0/8", "::1/128"), allowed_ports=frozenset({site.port})
+        allow_addresses=("127.0.0.0/8", "::1/128"), allow_ports=(site.port,)
     )
     rows = list(crawl(site.base, fetch_config=fc, politeness=POLITE))
     assert [r["url"] for r in rows] == [site.base + "/"]
@@ -210,7 +210,7 @@ def test_make_site_index_listing_itself_is_fetched_once() -> None:
     outside = Site().start()
     s = make_site(outside.port)
     try:
-        fc = FetchConfig(allow_addresses=("127.0.0.0/8",), allowed_ports=frozenset({s.port}))
+        fc = FetchConfig(allow_addresses=("127.0.0.0/8",), allow_ports=(s.port,))
         list(map_site(s.base, fetch_config=fc, politeness=POLITE))
         assert s.paths().count("/sitemap_index.xml") == 1
     finally:

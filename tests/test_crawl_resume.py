@@ -88,7 +88,7 @@ def test_a_body_fetched_but_not_extracted_is_extracted_on_resume_without_a_reque
         body = Fetched(seed, 200, "text/html", html + b"</p></article></body></html>",
                        headers=httpx.Headers({"ETag": '"k"'}))  # fmt: skip
         state.fetched(item, body)
-    fc = FetchConfig(allow_addresses=("127.0.0.0/8",), allowed_ports=frozenset({site.port}))
+    fc = FetchConfig(allow_addresses=("127.0.0.0/8",), allow_ports=(site.port,))
     rows = list(crawl(seed, state_dir=state_dir, fetch_config=fc, max_depth=0,
                       politeness=Politeness(delay=0.01)))  # fmt: skip
     assert [row["title"] for row in rows] == ["Kept"]

@@ -48,7 +48,7 @@ def client(sites: tuple[Site, Site], monkeypatch: pytest.MonkeyPatch) -> InProce
     monkeypatch.setenv("UNCHROME_CRAWL_DELAY", "0.02")
     monkeypatch.setenv("UNCHROME_CRAWL_MAX_PAGES", "5")
     fc = FetchConfig(
-        allowed_ports=frozenset({80, 443, site.port}), allow_addresses=("127.0.0.0/8",)
+        allow_ports=(site.port,), allow_addresses=("127.0.0.0/8",)
     )
     return InProcess(ServiceSettings(api_key=KEY, fetch_config=fc))
 

@@ -21,6 +21,7 @@ import logging
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from unchrome.cli_options import EXIT_CODES, EXIT_OK, add_favor_option, exit_code
@@ -32,7 +33,7 @@ from unchrome.crawl.output import CrawlOutput, crawl_format
 from unchrome.crawl.politeness import CRAWL_USER_AGENT, DEFAULT_DELAY, Politeness
 from unchrome.crawl.state import open_state
 from unchrome.errors import FileAccessError, InvalidInput, UnchromeError
-from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
+from unchrome.net.fetch_config import FetchConfig
 from unchrome.scale.batch import CONTENT_FORMATS
 from unchrome.scale.sink import SINK_FORMATS
 
@@ -55,7 +56,10 @@ def _common(p: argparse.ArgumentParser) -> None:
         help=f"the User-Agent sent, and matched against robots.txt (default {CRAWL_USER_AGENT!r})",
     )
     p.add_argument(
-        "--timeout", type=float, default=DEFAULT_FETCH_CONFIG.deadline, help="seconds per fetch"
+        "--timeout",
+        type=float,
+        default=None,
+        help="seconds per fetch (default: UNCHROME_FETCH_DEADLINE, else the library's)",
     )
     p.add_argument(
         "--allow-address",
@@ -150,10 +154,14 @@ def _settings(
     p: argparse.ArgumentParser, opts: argparse.Namespace
 ) -> tuple[FetchConfig, Politeness]:
     try:
-        fetch_config = FetchConfig(
-            allowed_ports=DEFAULT_FETCH_CONFIG.allowed_ports | set(opts.allow_port),
-            allow_addresses=tuple(opts.allow_address),
-            deadline=opts.timeout,
+        # The environment's settings (UNCHROME_ALLOW_PORTS, ...), as the main command
+        # and the service read them, the flags added to them.
+        env = FetchConfig.from_env()
+        fetch_config = replace(
+            env,
+            allow_ports=(*env.allow_ports, *opts.allow_port),
+            allow_addresses=(*env.allow_addresses, *opts.allow_address),
+            deadline=env.deadline if opts.timeout is None else opts.timeout,
             user_agent=opts.user_agent,
         )
         politeness = Politeness(delay=opts.delay, user_agent=opts.user_agent)
