@@ -31,11 +31,14 @@ from unchrome.model.policy import (
     decide,
     drop_thresholds,
     is_article,
+    is_other_kind,
     is_story,
     profile_thresholds,
     story_end,
+    within_container,
 )
 from unchrome.model.trees import ObliviousTrees, sigmoid
+from unchrome.pipeline.container import read_container
 from unchrome.pipeline.score import Aggregate
 from unchrome.pipeline.segmentation import Segmentation, Vocabulary
 from unchrome.pipeline.select import Selection
@@ -98,6 +101,14 @@ class BlockModel:
         if article:
             ended = story_end(seg.blocks, keep, probs)
             after_story, keep = keep & ~ended, ended
+        if article and not is_other_kind(ctx):
+            # The second reading: what lies outside Readability's container must earn
+            # its place (policy.within_container).
+            box = read_container(seg, agg)
+            bounded = within_container(seg.blocks, keep, probs, box.inside, chars)
+            cut = keep & ~bounded
+            after_story = cut if after_story is None else after_story | cut
+            keep = bounded
         shift = FAVOR_SHIFT[favor]
         if shift:
             # Where the story ends is the balanced decision's call, as is the guard in

@@ -27,14 +27,14 @@ STORY_PARAGRAPHS = 2
 ONE_PARAGRAPH_STORY_CHARS = 350
 
 
-_DISCUSSION_TYPES = frozenset({"DiscussionForumPosting", "QAPage", "Question", "Conversation"})
+DISCUSSION_TYPES = frozenset({"DiscussionForumPosting", "QAPage", "Question", "Conversation"})
 
 
 def is_discussion(json_ld: list[dict[str, Any]]) -> bool:
     for item in json_ld:
         kind = item.get("@type")
         kinds = kind if isinstance(kind, list) else [kind]
-        if any(isinstance(k, str) and k in _DISCUSSION_TYPES for k in kinds):
+        if any(isinstance(k, str) and k in DISCUSSION_TYPES for k in kinds):
             return True
     return False
 

@@ -1,0 +1,203 @@
+"""Container: a second, simpler reading of the same blocks, Readability's.
+
+The density selection and the block model read the page block by block; the model fits
+the sites it learned from. Readability's reading is coarser and site-blind: every
+paragraph scores its parent and grandparent (one point, one per comma, one per hundred
+characters up to three), the element with the best score less its link share is the
+story's container, and its siblings join when they score near it or are prose
+themselves. It knows nothing of any site, and where it agrees with the model the
+story's edges are where both put them (see ``policy.within_container``).
+
+It reads the blocks ``segment`` cut (the same parse, the same pruning, the sums of
+``score``) rather than the DOM a second time: a paragraph is a block whose innermost
+block element is a <p>, <pre> or <td>, or a div-like element holding text of its own
+(Readability turns a div without block children into a paragraph).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from unchrome._native._select import blocks_inside, root_owners
+from unchrome.pipeline.score import Aggregate
+from unchrome.pipeline.segmentation import Block, Segmentation
+
+# The blocks Readability scores as paragraphs, by the tag that holds their text.
+PARAGRAPH_KINDS = frozenset(
+    {"p", "pre", "td", "div", "section", "article", "main", "font", "center", "span"}
+    | {"h2", "h3", "h4", "h5", "h6"}
+)
+# How far up a paragraph's points go (Readability.js: five ancestors).
+ANCESTOR_LEVELS = 5
+# Readability skips paragraphs shorter than this (characters).
+MIN_PARAGRAPH_CHARS = 25
+# Readability.js's commas: Latin, Arabic, the small and vertical forms, the CJK
+# full-width comma and the ideographic one (Chinese and Japanese prose).
+_COMMAS = re.compile("[,\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001]")
+# A candidate's score before its paragraphs' (readability-lxml's score_node).
+TAG_SCORE = {
+    "div": 5.0,
+    "pre": 3.0,
+    "td": 3.0,
+    "blockquote": 3.0,
+    "address": -3.0,
+    "ol": -3.0,
+    "ul": -3.0,
+    "dl": -3.0,
+    "dd": -3.0,
+    "dt": -3.0,
+    "li": -3.0,
+    "form": -3.0,
+    "h1": -5.0,
+    "h2": -5.0,
+    "h3": -5.0,
+    "h4": -5.0,
+    "h5": -5.0,
+    "h6": -5.0,
+    "th": -5.0,
+}
+# The class/id weight (readability-lxml's class_weight): +-25 for names that say
+# story or chrome.
+NAME_WEIGHT = 25.0
+_NEGATIVE_NAMES = re.compile(
+    r"combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo"
+    r"|related|scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget",
+    re.I,
+)
+_POSITIVE_NAMES = re.compile(
+    r"article|body|content|entry|hentry|main|page|pagination|post|text|blog|story", re.I
+)
+# Siblings join the top candidate when they score this share of it, and at least
+# SIBLING_MIN_SCORE (readability-lxml's get_article).
+SIBLING_SHARE = 0.2
+SIBLING_MIN_SCORE = 10.0
+# ... or when they are prose: a paragraph over PROSE_CHARS with under PROSE_LINK_SHARE
+# of links, or a shorter one with no link that ends a sentence.
+PROSE_CHARS = 80
+PROSE_LINK_SHARE = 0.25
+_SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)")
+
+
+@dataclass(slots=True)
+class Container:
+    """Readability's reading of the page: per block, inside its container or not."""
+
+    top: int  # element id of the top candidate, -1 when no paragraph scored
+    roots: list[int]  # the top candidate and the siblings that joined it
+    inside: np.ndarray  # per block
+    chars: float  # the characters of the blocks inside
+
+
+def read_container(seg: Segmentation, agg: Aggregate) -> Container:
+    """The top candidate by Readability's scores, and its siblings."""
+    blocks = seg.blocks
+    parents = seg.parents
+    tags = seg.tags
+    n_elements = len(seg.nodes)
+    nothing = Container(-1, [], np.zeros(len(blocks), dtype=bool), 0.0)
+    if not blocks or not n_elements:
+        return nothing
+    scores = np.zeros(n_elements)
+    scored = np.zeros(n_elements, dtype=bool)
+    for block in blocks:
+        if block.kind not in PARAGRAPH_KINDS:
+            continue
+        text = block.text
+        if len(text) < MIN_PARAGRAPH_CHARS:
+            continue
+        points = 1.0 + len(_COMMAS.findall(text)) + min(len(text) // 100, 3)
+        # Readability.js: the parent gets the points, the grandparent half, each
+        # ancestor further up (to the fifth) a third of them per level.
+        ancestor = parents[block.owner]
+        for level in range(ANCESTOR_LEVELS):
+            if ancestor < 0:
+                break
+            scores[ancestor] += points / (1.0 if level == 0 else 2.0 if level == 1 else level * 3.0)
+            scored[ancestor] = True
+            ancestor = parents[ancestor]
+    candidates = np.flatnonzero(scored)
+    if not len(candidates):
+        return nothing
+    for element in candidates.tolist():
+        scores[element] += TAG_SCORE.get(tags[element], 0.0) + _name_weight(seg, element)
+    link_share = np.minimum(agg.a_chars / np.maximum(agg.chars, 1.0), 1.0)
+    final = np.where(scored, scores * (1.0 - link_share), 0.0)
+    top = _climb(parents, scored, final, int(np.where(scored, final, -np.inf).argmax()))
+    roots = [top]
+    parent = parents[top]
+    own_text_cache: dict[int, str] = {}
+    if parent >= 0:
+        threshold = max(SIBLING_MIN_SCORE, SIBLING_SHARE * final[top])
+        for sibling in np.flatnonzero(np.asarray(parents) == parent).tolist():
+            if sibling != top and (
+                (scored[sibling] and final[sibling] >= threshold)
+                or (
+                    tags[sibling] == "p"
+                    and _is_prose(
+                        agg.chars[sibling],
+                        link_share[sibling],
+                        lambda e=sibling: _own_text(blocks, own_text_cache, e),
+                    )
+                )
+            ):
+                roots.append(sibling)
+        roots.sort()
+    root_of = root_owners(parents, set(roots))
+    inside = blocks_inside(agg.block_of, agg.element_of, (root_of >= 0).view(np.uint8), len(blocks))
+    return Container(top, roots, inside, float(agg.block_chars[inside].sum()))
+
+
+def _climb(parents: list[int], scored: np.ndarray, final: np.ndarray, top: int) -> int:
+    """Readability.js's move up from the top candidate: to a parent whose score rises
+    above the candidate's within the first steps (the content is spread over several of
+    its children), stopping where the scores fall under a third of the candidate's."""
+    last = final[top]
+    threshold = last / 3.0
+    parent = parents[top]
+    while parent > 0:
+        if scored[parent]:
+            score = final[parent]
+            if score < threshold:
+                break
+            if score > last:
+                top = parent
+                break
+            last = score
+        parent = parents[parent]
+    return top
+
+
+def _name_weight(seg: Segmentation, element: int) -> float:
+    node = seg.nodes[element]
+    attrs = node.attributes
+    names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}"
+    if not names.strip():
+        return 0.0
+    weight = 0.0
+    if _NEGATIVE_NAMES.search(names):
+        weight -= NAME_WEIGHT
+    if _POSITIVE_NAMES.search(names):
+        weight += NAME_WEIGHT
+    return weight
+
+
+def _is_prose(chars: float, link_share: float, text: Callable[[], str]) -> bool:
+    """A <p> sibling that reads as prose (Readability's test for unscored siblings)."""
+    if chars > PROSE_CHARS:
+        return link_share < PROSE_LINK_SHARE
+    if link_share > 0 or chars == 0:
+        return False
+    return bool(_SENTENCE_END.search(text()))
+
+
+def _own_text(blocks: list[Block], cache: dict[int, str], element: int) -> str:
+    """The text of the blocks ``element`` holds itself, the blocks read once a page."""
+    if not cache:
+        for block in blocks:
+            cache[block.owner] = cache.get(block.owner, "") + " " + block.text
+        cache.setdefault(-1, "")
+    return cache.get(element, "")
