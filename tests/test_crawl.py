@@ -33,9 +33,7 @@ def site(outside: Site) -> Iterator[Site]:
 
 
 def guard(site: Site) -> FetchConfig:
-    return FetchConfig(
-        allow_addresses=("127.0.0.0/8",), allow_ports=(site.port,)
-    )
+    return FetchConfig(allow_addresses=("127.0.0.0/8",), allow_ports=(site.port,))
 
 
 def polite() -> Politeness:

@@ -135,9 +135,7 @@ def test_a_redirect_to_another_site_gives_no_row(site: Site) -> None:
     away = f"http://localhost:{site.port}/elsewhere"  # the same server, another site
     site.routes["/away"] = (302, {"Location": away}, b"")
     site.routes["/elsewhere"] = (200, HTML, article("Elsewhere"))
-    fc = FetchConfig(
-        allow_addresses=("127.0.0.0/8", "::1/128"), allow_ports=(site.port,)
-    )
+    fc = FetchConfig(allow_addresses=("127.0.0.0/8", "::1/128"), allow_ports=(site.port,))
     rows = list(crawl(site.base, fetch_config=fc, politeness=POLITE))
     assert [r["url"] for r in rows] == [site.base + "/"]
     assert "/away" in site.paths()

@@ -47,9 +47,7 @@ def client(sites: tuple[Site, Site], monkeypatch: pytest.MonkeyPatch) -> InProce
     site, _ = sites
     monkeypatch.setenv("UNCHROME_CRAWL_DELAY", "0.02")
     monkeypatch.setenv("UNCHROME_CRAWL_MAX_PAGES", "5")
-    fc = FetchConfig(
-        allow_ports=(site.port,), allow_addresses=("127.0.0.0/8",)
-    )
+    fc = FetchConfig(allow_ports=(site.port,), allow_addresses=("127.0.0.0/8",))
     return InProcess(ServiceSettings(api_key=KEY, fetch_config=fc))
 
 

@@ -29,7 +29,7 @@ from unchrome.pipeline.segmentation import (
     Segmentation,
     is_prose,
 )
-from unchrome.rules.tags import LENGTH_FILTERED
+from unchrome.rules.tags import HEADINGS, LENGTH_FILTERED
 
 # Blocks that are pure navigation inside the chosen body: judged by their link share.
 _LINK_BLOCK_TAGS = frozenset(
@@ -458,10 +458,27 @@ def settle(
             heading = title_block(seg, keep, title)
             if heading >= 0:
                 keep[heading] = False
+    if heading >= 0 and _opens_with(seg.blocks, keep, seg.blocks[heading].text):
+        heading = -1
     settle_table_headers(seg.blocks, keep)
     repeats = drop_repeats(seg.blocks, keep, seg.tags, seg.nodes)
     text = seg.blocks[heading].text if heading >= 0 else None
     return Content(seg, keep, text, tuple(region), repeats)
+
+
+def _opens_with(blocks: Sequence[Block], keep: np.ndarray, headline: str) -> bool:
+    """Whether the kept blocks, before their first paragraph of prose, hold a heading
+    that says the ``headline`` again (a page repeats its <h1> as the body's first <h3>,
+    under a byline): the Markdown then shows that heading where the page has it rather
+    than printing the headline twice."""
+    wanted = _headline_key(headline)
+    for index in np.flatnonzero(keep).tolist():
+        block = blocks[index]
+        if is_prose(block):
+            return False
+        if block.kind in HEADINGS and _headline_key(block.text) == wanted:
+            return True
+    return False
 
 
 def settle_short(seg: Segmentation, keep: np.ndarray, exclude: int = 0) -> None:
