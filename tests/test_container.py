@@ -3,10 +3,14 @@ page was cut into, and how the story decision reads it."""
 
 from __future__ import annotations
 
+import numpy as np
+
 import unchrome
 from pages import STORY, page, story_html
+from unchrome.model.policy import CONTAINER_SURE_P, within_container
 from unchrome.pipeline.container import Container, read_container
 from unchrome.pipeline.extractor import Trace
+from unchrome.pipeline.segmentation import Block
 
 
 def container_of(html: str) -> tuple[Container, list[str]]:
@@ -106,3 +110,52 @@ def test_a_headline_the_body_repeats_under_its_byline_is_printed_once() -> None:
     result = unchrome.extract(html)
     assert result.markdown.count(headline) == 1, result.markdown
     assert STORY[0] in result.markdown
+
+
+# ------------------------------------------------------------------ the story decision
+
+
+def _block(kind: str, text: str, links: int = 0) -> Block:
+    return Block(kind=kind, text=text, owner=0, link_chars=links, near_mask=0, far_mask=0, flags=0)
+
+
+LEAD = "A lead paragraph written outside the body's element, as some sites do."
+BODY = "A paragraph of the story inside the container, long enough to be prose here. " * 3
+TEASER = "Another story the site would like you to read next"
+
+
+def _decide(kinds_texts: list[tuple[str, str, int]], keep, probs, inside) -> list[bool]:
+    blocks = [_block(k, t, links) for k, t, links in kinds_texts]
+    chars = np.array([len(b.text) for b in blocks], dtype=float)
+    out = within_container(blocks, np.array(keep), np.array(probs), np.array(inside), chars)
+    return out.tolist()
+
+
+def test_what_follows_the_container_goes_unless_the_model_is_sure_of_it() -> None:
+    page_blocks = [
+        ("p", LEAD, 0),
+        ("p", BODY, 0),
+        ("p", BODY + " Again.", 0),
+        ("h3", TEASER, len(TEASER)),
+        ("p", "A teaser's summary that reads like prose, and ends a sentence.", 0),
+    ]
+    keep = [True] * 5
+    inside = [False, True, True, False, False]
+    # The container holds most of what the model keeps: the two readings agree.
+    assert _decide(page_blocks, keep, [0.7, 0.9, 0.9, 0.7, 0.7], inside) == [
+        True,  # prose leading into the container
+        True,
+        True,
+        False,  # after the container: must earn its place
+        False,
+    ]
+    sure = [0.7, 0.9, 0.9, 0.7, CONTAINER_SURE_P]
+    assert _decide(page_blocks, keep, sure, inside)[4] is True
+
+
+def test_a_container_the_model_does_not_agree_with_changes_nothing() -> None:
+    # The container is a sidebar the model dropped: the readings disagree on the story.
+    page_blocks = [("p", BODY, 0), ("p", BODY + " More.", 0), ("p", LEAD, 0)]
+    keep = [True, True, False]
+    inside = [False, False, True]
+    assert _decide(page_blocks, keep, [0.9, 0.9, 0.2], inside) == keep
