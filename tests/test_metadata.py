@@ -509,16 +509,21 @@ def test_never_raises_on_hostile_input() -> None:
 DATA = Path(__file__).resolve().parents[1].parent / "shared/data/readability"
 
 # Agreement measured on the 130 Readability test pages; the test allows 0.02 slack.
-# title is lower than it could be (0.977) because we also drop a recognised site name
-# from og:title ("How to Build a Terrarium | eHow"), which Readability keeps. Where
+# Readability's title is its reading of <title>, site name and all; ours is the
+# document's headline (docs/metadata.md): we drop a recognised site name from og:title
+# ("How to Build a Terrarium | eHow") and a portal's sections ("…_科技_腾讯网"), and
+# take the visible h1 where it agrees with the declared titles (0.915 -> 0.792 when
+# the h1 and the site-name rules of issue 41 came, which took WCXB dev's "title is the
+# headline" from 0.69 to 0.74). Readability's byline keeps labels, roles and outlets
+# ("Written by X Edited by Y", "Mac & i"); ours are names only (0.854 -> 0.823). Where
 # Readability has no lang but the page does (og:locale), we report it, which counts as
 # a disagreement here. The date is judged only on the 33 pages Readability dates: it
 # reads dates from meta tags alone, and where it has none a page may still print its
 # date (36 pages where we report one; 27 before dates were read from the page and its
 # URL, when this figure over all pages fell from 0.792 to 0.723 with no date wrong).
 MEASURED = {
-    "title": 0.915,
-    "byline": 0.854,
+    "title": 0.792,
+    "byline": 0.823,
     "siteName": 0.985,
     "publishedTime": 1.0,
     "lang": 0.977,
