@@ -450,6 +450,10 @@ def _pick_dates(
     )
     # Dates in an infobox, a comment or a user card are not the page's (a Q&A page's
     # answers sit in "user" cards above their question's date: WCXB dev 0.868 -> 0.873).
+    # The text read around the headline does not know where its dates sit: a day
+    # such an element gives is not taken from there either.
+    furniture = [n for n in marked[:_TIMES_READ] + times[:_TIMES_READ] if _in_furniture(n)]
+    furniture_days = {day[:10] for n in furniture if (day := _element_date(n, lang))}
     marked = [node for node in marked[:_TIMES_READ] if not _in_furniture(node)]
     times = [node for node in times[:_TIMES_READ] if not _in_furniture(node)]
     dated = [node for node in dated[:_DATED_ELEMENTS_READ] if not _in_furniture(node)]
@@ -481,7 +485,7 @@ def _pick_dates(
     # Where the markup gave a date, only the byline's part of the text can change it.
     after_chars = _AFTER_HEADLINE_CHARS if published is None else _EARLIER_PRINTED_CHARS
     printed, printed_modified = _headline_dates(headline, lang, after_chars)
-    if printed is not None:
+    if printed is not None and printed[1][:10] not in furniture_days:
         at, iso = printed
         if published is None or (
             at <= _EARLIER_PRINTED_CHARS and _days_between(iso, published) >= _EARLIER_PRINTED_DAYS

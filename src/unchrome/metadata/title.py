@@ -23,8 +23,12 @@ _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 def _word_count(text: str, wide: bool = True) -> int:
-    words = len(text.split())
-    return words + len(_CJK_RE.findall(text)) // 2 if wide else words
+    """Words: as spaces part them, or (``wide``) with two Han, kana or Hangul
+    characters counted as one word."""
+    if not wide:
+        return len(text.split())
+    latin = sum(1 for word in text.split() if not _CJK_RE.search(word))
+    return latin + (len(_CJK_RE.findall(text)) + 1) // 2
 
 
 def _matches_site(segment: str, site_keys: list[str]) -> bool:
