@@ -583,6 +583,18 @@ def test_a_byline_with_the_outlet_and_a_posted_label_gives_no_outlet_as_a_person
     assert md(alone, "https://www.cbc.ca/news/x").authors == ["CBC News"]
 
 
+def test_a_by_line_printed_under_the_headline_names_the_author() -> None:
+    body = (
+        "<h1>Raised beds for small gardens</h1><div><span>Published August 7, 2023</span>"
+        " <span>by Nicole Burke</span></div><p>Start with one bed.</p>"
+    )
+    assert md(page(body=body)).authors == ["Nicole Burke"]
+    apart = "<h1>Rent a moving truck</h1><p>Written by</p><p>Edzel Tabing</p><p>Trucks...</p>"
+    assert md(page(body=apart)).authors == ["Edzel Tabing"]
+    prose = "<h1>River walks</h1><p>By the river the path turns left.</p>"
+    assert md(page(body=prose)).authors == []
+
+
 def test_a_user_cards_badge_counts_are_not_part_of_the_name() -> None:
     body = (
         '<div class="post"><div class="user-details" itemprop="author">'

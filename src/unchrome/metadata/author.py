@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from unchrome._native._dom import bylines, itemprop
+from unchrome._native._dom import bylines, itemprop, texts_after
 from unchrome.metadata.common import _clean, _hint, _looks_like_url, _node_text
 from unchrome.metadata.dates import _MONTH_ALT
 from unchrome.metadata.jsonld import _LD, ld_types
@@ -136,6 +136,7 @@ def _pick_authors(
     ld: _LD,
     citation_authors: list[str],
     site_keys: list[str],
+    headline: LexborNode | None = None,
 ) -> list[str]:
     """The page's authors, names only (see the module's docstring)."""
     declared: list[str] = []
@@ -158,7 +159,7 @@ def _pick_authors(
         return declared
     # An author that is the site itself, or none: a byline naming people beats it (a
     # personal blog's byline is its site's name: that stands where nothing else does).
-    people = _names_of(_dom_byline(tree), site_keys)
+    people = _names_of(_dom_byline(tree), site_keys) or _headline_byline(headline, site_keys)
     # People have a first and a last name; a byline of single words ("red,
     # Agenturen", "sid, dpa") credits desks and agencies, no better than the outlet.
     # And the byline that only adds a label to the declared outlet ("Help Net Security
@@ -265,3 +266,44 @@ def _names(value: str | None, site_keys: list[str]) -> list[str]:
         if name.casefold() not in {n.casefold() for n in names}:
             names.append(name)
     return names
+
+
+# A byline printed by the headline in no element named for it: "By Nicole Burke",
+# "Written by" then the name in an element of its own.
+_PRINTED_BY_RE = re.compile(
+    r"^(?:written\s+by|posted\s+by|by|von|par|por|av|door|autor(?:in)?|auteur)\b\s*:?\s*(.*)$",
+    re.IGNORECASE,
+)
+_BYLINE_READ_CHARS = 300
+_BYLINE_STEPS = 120
+_NO_TEXT_IDS = frozenset(
+    LexborHTMLParser("").create_node(tag).tag_id
+    for tag in ("script", "style", "noscript", "template", "svg", "select", "head")
+)
+_BYLINE_LINE_CHARS = 80
+
+
+def _headline_byline(headline: LexborNode | None, site_keys: list[str]) -> list[str]:
+    """The people a "By …" line under the headline names, if there is one."""
+    if headline is None:
+        return []
+    parts = texts_after(
+        headline, _BYLINE_READ_CHARS, _BYLINE_STEPS, _NO_TEXT_IDS, _BYLINE_LINE_CHARS
+    )
+    parts = [part.strip() for part in parts if part and part.strip()]
+    for i, part in enumerate(parts):
+        match = _PRINTED_BY_RE.match(part)
+        if match is None:
+            continue
+        text = match[1] or (parts[i + 1] if i + 1 < len(parts) else "")
+        names = _names(text, site_keys)
+        # Names are a few capitalised words: "by the river" is prose.
+        if names and all(_looks_like_name(name) for name in names):
+            return names
+        return []
+    return []
+
+
+def _looks_like_name(name: str) -> bool:
+    words = name.split()
+    return 1 <= len(words) <= 4 and all(w[:1].isupper() for w in words if w.isalpha())

@@ -111,13 +111,14 @@ def _extract(tree: LexborHTMLParser, url: str | None, elements: list[LexborNode]
     site_keys = _site_keys(site_name, page_url)
     title = _pick_title(metas, ld, doc_title, h1s, site_keys)
     language = _pick_language(tree, metas)
+    headline = _headline(h1_nodes, h1_texts, by_tag.get("h2", [])[:_H2_READ], title)
     date, date_modified = _pick_dates(
         marked,
         times,
         metas,
         ld,
         dated,
-        _headline(h1_nodes, h1_texts, by_tag.get("h2", [])[:_H2_READ], title),
+        headline,
         page_url,
         language,
     )
@@ -138,7 +139,7 @@ def _extract(tree: LexborHTMLParser, url: str | None, elements: list[LexborNode]
         for node in metas_nodes
         if (node.attributes.get("name") or "").lower() == "citation_author"
     ]
-    authors = _pick_authors(tree, metas, ld, citation_authors, site_keys)
+    authors = _pick_authors(tree, metas, ld, citation_authors, site_keys, headline)
 
     return Metadata(
         title=title,
