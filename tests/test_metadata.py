@@ -532,6 +532,14 @@ def test_the_title_is_the_storys_h1_not_the_site_wide_title() -> None:
     assert md(page(head, body)).title == "Best Long-Distance Moving Companies 2025"
 
 
+def test_the_h1_that_leads_the_title_is_the_headline_and_loses_its_permalink_mark() -> None:
+    head = "<title>Software | MIT News | Massachusetts Institute of Technology</title>"
+    assert md(page(head, "<h1>Software</h1>")).title == "Software"
+    docs = page("<title>Working with forms — Django documentation</title>",
+                '<h1>Working with forms<a class="headerlink" href="#x">¶</a></h1>')  # fmt: skip
+    assert md(docs).title == "Working with forms"
+
+
 def test_an_h1_that_shares_nothing_with_the_declared_title_is_not_the_headline() -> None:
     head = '<meta property="og:title" content="Rail strike called off after late-night talks">'
     assert md(page(head, "<h1>Newsletter sign-up</h1>")).title == (
@@ -645,18 +653,18 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared/data/readability"
 # Readability's title is its reading of <title>, site name and all; ours is the
 # document's headline (docs/metadata.md): we drop a recognised site name from og:title
 # ("How to Build a Terrarium | eHow") and a portal's sections ("…_科技_腾讯网"), and
-# take the visible h1 where it agrees with the declared titles (0.915 -> 0.792 when
+# take the visible h1 where it agrees with the declared titles (0.915 -> 0.785 when
 # the h1 and the site-name rules of issue 41 came, which took WCXB dev's "title is the
-# headline" from 0.69 to 0.74). Readability's byline keeps labels, roles and outlets
-# ("Written by X Edited by Y", "Mac & i"); ours are names only (0.854 -> 0.823). Where
+# headline" from 0.69 to 0.76). Readability's byline keeps labels, roles and outlets
+# ("Written by X Edited by Y", "Mac & i"); ours are names only (0.854 -> 0.815). Where
 # Readability has no lang but the page does (og:locale), we report it, which counts as
 # a disagreement here. The date is judged only on the 33 pages Readability dates: it
 # reads dates from meta tags alone, and where it has none a page may still print its
 # date (36 pages where we report one; 27 before dates were read from the page and its
 # URL, when this figure over all pages fell from 0.792 to 0.723 with no date wrong).
 MEASURED = {
-    "title": 0.792,
-    "byline": 0.823,
+    "title": 0.785,
+    "byline": 0.815,
     "siteName": 0.985,
     "publishedTime": 1.0,
     "lang": 0.977,

@@ -201,7 +201,10 @@ def _publisher_title(
         title = _strip_site(candidate, site_keys, heuristic=False)
         others = [t for t in (metas.get("og:title"), metas.get("twitter:title"), *h1s) if t]
         return _leading_part(title, others) or title
-    return _strip_site(doc_title, site_keys) if doc_title else None
+    if not doc_title:
+        return None
+    title = _strip_site(doc_title, site_keys)
+    return _leading_part(title, h1s) or title
 
 
 def _page_title(
@@ -241,6 +244,7 @@ def _page_title(
 # much to the other.
 _H1_AGREEMENT = 0.5
 _MAX_H1_CHARS = 300
+_PERMALINK_MARKS = " ¶§#🔗"
 # A kicker ends with a colon before the headline it introduces.
 _KICKER_END_RE = re.compile(r"\w\s*[:：]\s*$")
 
@@ -286,6 +290,8 @@ def _pick_title(
     way to a lone, wordier h1 (Readability's rule, which keeps e.g. "Base URL test"
     over an h1 "Lorem").
     """
+    # A heading's permalink mark ("Working with forms ¶") is no part of it.
+    h1s = [h1.rstrip(_PERMALINK_MARKS).rstrip() or h1 for h1 in h1s]
     declared = _publisher_title(metas, ld, doc_title, site_keys, h1s)
     sources = [s for s in (declared, _ld_title(ld, doc_title), doc_title) if s]
     sources += [v for k in ("og:title", "twitter:title") if (v := metas.get(k))]
