@@ -336,7 +336,7 @@ def test_vs_takes_one_or_more_systems() -> None:
 def test_suite_all_names_every_suite_and_classic_is_one() -> None:
     parser = bench.build_parser()
     assert parser.parse_args(["--suite", "classic"]).suite == "classic"
-    assert bench.SUITE_GROUPS["all"] == ("wcxb", "news", "classic", "readability")
+    assert bench.SUITE_GROUPS["all"] == ("wcxb", "news", "classic", "readability", "fundus")
     with pytest.raises(SystemExit):
         parser.parse_args(["--suite", "cleaneval"])
 
@@ -503,7 +503,39 @@ def test_metadata_agreement_is_per_field_over_the_pages_that_have_it(tmp_path: P
     answers = iter([{"title": "Ferry", "date": "2025-11-12"}, {"title": "Tunnel"}])
     table = bench.format_metadata_agreement(pages, {"sys": lambda *_: next(answers)})
     row = next(line for line in table.splitlines() if line.split()[:1] == ["sys"])
-    assert row.split()[1:] == ["0.500", "-", "1.000"]  # title 1 of 2, no author, date 1 of 1
+    # title contains and is the headline 1 of 2, no author, date 1 of 1
+    assert row.split()[1:] == ["0.500", "0.500", "-", "1.000"]
+    ceiling = next(line for line in table.splitlines() if line.startswith("page ceiling"))
+    assert ceiling.split()[2:] == ["0.000", "0.000", "-", "0.000"]  # "<p>x</p>" holds none
+
+
+def test_title_contains_the_headline_forgives_the_site_name_around_it() -> None:
+    assert bench._same_metadata("contains", "Harbour Ferry - The Courier", "harbour  ferry")
+    assert not bench._same_metadata("title", "Harbour Ferry - The Courier", "harbour ferry")
+    assert not bench._same_metadata("contains", "Harbour", "Harbour Ferry")
+
+
+def test_authors_agree_as_the_same_set_of_names() -> None:
+    assert bench._same_metadata("author", "Ada Lovelace; Alan  Turing", "alan turing, Ada Lovelace")
+    assert bench._same_metadata(
+        "author", "Ada Lovelace and Alan Turing", "Ada Lovelace, Alan Turing"
+    )
+    assert bench._same_metadata("author", "Ana Sandoiu", "By Ana Sandoiu")
+    assert not bench._same_metadata("author", "Ada Lovelace", "Ada Lovelace, Alan Turing")
+    assert not bench._same_metadata("author", "Ada Lovelace, AP", "Ada Lovelace")
+
+
+def test_page_ceiling_finds_a_value_in_the_markup_or_its_text() -> None:
+    html = (
+        "<title>Harbour &amp; Ferry | Courier</title><p>By <b>Ada</b> Lovelace</p>"
+        "<p>12 November 2025</p>"
+    )
+    assert bench.on_page("title", html, "Harbour & Ferry")
+    assert bench.on_page("author", html, "Ada Lovelace")
+    assert bench.on_page("date", html, "2025-11-12T08:00:00")
+    assert not bench.on_page("title", html, "Harbour Bridge")
+    assert not bench.on_page("author", html, "Ada Lovelace, Alan Turing")
+    assert not bench.on_page("date", html, "2025-11-13")
 
 
 def test_loco_system_extracts_each_page_with_the_model_trained_without_its_source(

@@ -246,6 +246,17 @@ def test_with_metadata_in_the_library_is_a_rendering_choice() -> None:
     assert front_matter(bare.to_text(with_metadata=True))[0] == {"title": "Only a title"}
 
 
+def test_authors_is_the_list_of_names_that_author_joins(library: dict[str, Any]) -> None:
+    assert library["authors"] == ["Ana Ribeiro"] and library["author"] == "Ana Ribeiro"
+    two = unchrome.extract(
+        '<meta name="author" content="By Ana Ribeiro and Rui Costa"><h1>Ferry</h1><p>'
+        + "The ferry runs late this winter. " * 10
+        + "</p>"
+    )
+    assert two.authors == ["Ana Ribeiro", "Rui Costa"] and two.author == "Ana Ribeiro, Rui Costa"
+    assert json.loads(two.to_json())["authors"] == ["Ana Ribeiro", "Rui Costa"]
+
+
 def test_with_metadata_needs_a_format_that_can_carry_it() -> None:
     for fmt in ("json", "html"):
         done = cli(str(STORY), "--with-metadata", "--format", fmt)

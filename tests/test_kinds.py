@@ -4,7 +4,7 @@ and when what is left without them is still a story (pipeline.kinds)."""
 from __future__ import annotations
 
 import unchrome
-from pages import page
+from pages import page, story_html
 
 
 def test_a_discussion_url_brings_the_comments_back_as_content():
@@ -80,3 +80,49 @@ def _readers_comments(count: int) -> str:
         f"work, but your story made me think again about what it asks of us.</p></div>"
         for i in range(count)
     )
+
+
+# ------------------------------------------------------------------ Result.kind
+
+_BODY = "<h1>Opening hours</h1>" + story_html()
+
+
+def _kind(head: str = "", url: str | None = None) -> str:
+    return unchrome.extract(page(_BODY, head="<title>Opening hours</title>" + head), url=url).kind
+
+
+def _ld(kind: str, **more: object) -> str:
+    import json
+
+    obj = {"@context": "https://schema.org", "@type": kind, **more}
+    return f'<script type="application/ld+json">{json.dumps(obj)}</script>'
+
+
+def test_a_forum_thread_is_a_forum_not_an_article() -> None:
+    assert _kind(_ld("DiscussionForumPosting", headline="Opening hours")) == "forum"
+    assert _kind(url="https://forum.example/threads/opening-hours.1234/") == "forum"
+
+
+def test_a_product_page_is_a_product_and_a_shops_category_a_collection() -> None:
+    assert _kind('<meta property="og:type" content="product">') == "product"
+    assert _kind(_ld("Product", name="Lamp", offers={"@type": "Offer", "price": "9"})) == "product"
+    assert _kind('<meta property="og:type" content="product.group">') == "collection"
+    listed = _ld("ItemList", itemListElement=[{"@type": "Product", "name": "Lamp"}])
+    assert _kind(listed + _ld("Product", name="Lamp")) == "collection"
+
+
+def test_documentation_listing_and_service_pages_by_their_markup_or_path() -> None:
+    assert _kind(_ld("TechArticle", headline="Opening hours")) == "documentation"
+    assert _kind('<meta name="generator" content="Sphinx 7.2.6">') == "documentation"
+    assert _kind(url="https://lib.example/docs/opening-hours") == "documentation"
+    assert _kind(_ld("CollectionPage")) == "listing"
+    assert _kind(url="https://lib.example/category/news/") == "listing"
+    assert _kind(_ld("ProfessionalService", name="Library")) == "service"
+    assert _kind(url="https://lib.example/services/room-booking") == "service"
+
+
+def test_an_article_stays_an_article_whatever_its_path_says() -> None:
+    assert _kind() == "article"
+    assert _kind(
+        _ld("NewsArticle", headline="Opening hours"), "https://lib.example/services/x"
+    ) == ("article")

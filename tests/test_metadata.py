@@ -504,21 +504,167 @@ def test_never_raises_on_hostile_input() -> None:
             assert md(html, url).title == "Survivor", (html[:80], url)
 
 
+# ---------------------------------------------------------------- issue 41's newcomers
+
+
+def test_the_site_name_leaves_the_title_whatever_the_separator_and_script() -> None:
+    wiki = page("<title>Mozilla - Wikipedia</title>", "<h1>Mozilla</h1>")
+    assert md(wiki, "https://en.wikipedia.org/wiki/Mozilla").title == "Mozilla"
+    portal = page("<title>DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶_科技_腾讯网</title>")
+    assert md(portal).title == "DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶"
+    wide_bar = page("<title>東京の桜が満開に、週末は花見客で混雑か｜日本経済新聞</title>")
+    assert md(wide_bar).title == "東京の桜が満開に、週末は花見客で混雑か"
+    # A snake_case word in a Latin title is no separator.
+    code = page("<title>How snake_case names read in Python code</title>")
+    assert md(code).title == "How snake_case names read in Python code"
+
+
+def test_the_title_is_the_storys_h1_not_the_site_wide_title() -> None:
+    # The <title> and og:title are the same site-wide string on every page; the h1
+    # that shares its words is the document's headline.
+    head = (
+        "<title>Best moving companies 2025 | Movers Guide</title>"
+        '<meta property="og:title" content="Best moving companies 2025 | Movers Guide">'
+    )
+    body = (
+        "<h1>Movers Guide</h1><article><h1>Best Long-Distance Moving Companies 2025</h1></article>"
+    )
+    assert md(page(head, body)).title == "Best Long-Distance Moving Companies 2025"
+
+
+def test_the_h1_that_leads_the_title_is_the_headline_and_loses_its_permalink_mark() -> None:
+    head = "<title>Software | MIT News | Massachusetts Institute of Technology</title>"
+    assert md(page(head, "<h1>Software</h1>")).title == "Software"
+    docs = page("<title>Working with forms — Django documentation</title>",
+                '<h1>Working with forms<a class="headerlink" href="#x">¶</a></h1>')  # fmt: skip
+    assert md(docs).title == "Working with forms"
+
+
+def test_an_h1_that_shares_nothing_with_the_declared_title_is_not_the_headline() -> None:
+    head = '<meta property="og:title" content="Rail strike called off after late-night talks">'
+    assert md(page(head, "<h1>Newsletter sign-up</h1>")).title == (
+        "Rail strike called off after late-night talks"
+    )
+
+
+def test_a_json_ld_article_headline_stands_over_a_differing_h1() -> None:
+    head = ld({"@type": "NewsArticle", "headline": "Council approves the new harbour ferry"})
+    body = "<h1>Harbour ferry approved by council in late vote</h1>"
+    assert md(page(head, body)).title == "Council approves the new harbour ferry"
+
+
+def test_a_kicker_before_a_colon_stays_with_the_headline() -> None:
+    head = '<meta property="og:title" content="Nationaler Veteranentag: Orden fürs Morden">'
+    assert md(page(head, "<h1>Orden fürs Morden</h1>")).title == (
+        "Nationaler Veteranentag: Orden fürs Morden"
+    )
+
+
+def test_a_section_segment_another_title_goes_without_leaves_the_headline() -> None:
+    head = ld({"@type": "NewsArticle", "headline": "Thioune fordert Geduld mit Niemiec | Sport"})
+    head += '<meta property="og:title" content="Thioune fordert Geduld mit Niemiec">'
+    assert md(page(head)).title == "Thioune fordert Geduld mit Niemiec"
+
+
+def test_authors_are_names_only_as_a_list() -> None:
+    meta = page('<meta name="author" content="By Ada Lovelace and Alan Turing">')
+    assert md(meta).authors == ["Ada Lovelace", "Alan Turing"]
+    assert md(meta).author == "Ada Lovelace, Alan Turing"
+    for label, name in (("Von", "Birgit Baumann"), ("Par", "Sébastien Farcis"),
+                        ("Por", "Lorenzo Marina"), ("di", "Luca Monaco"),
+                        ("Av", "Per-Erik Ofstad"), ("Text by", "Hunter Dukes")):  # fmt: skip
+        byline = page(body=f'<p class="byline">{label} {name}</p>')
+        assert md(byline).authors == [name], label
+    roles = page('<meta name="author" content="Jane Doe, Staff Writer; Raj Patel, MD">')
+    assert md(roles).authors == ["Jane Doe", "Raj Patel"]
+
+
+def test_a_byline_with_the_outlet_and_a_posted_label_gives_no_outlet_as_a_person() -> None:
+    html = page(
+        '<meta property="og:site_name" content="CBC News">',
+        '<div class="byline"><span class="authorName">Anna Ruiz</span> · CBC News · Posted: '
+        "Mar 3, 2025</div>",
+    )
+    assert md(html, "https://www.cbc.ca/news/x").authors == ["Anna Ruiz"]
+    alone = page('<meta property="og:site_name" content="CBC News">',
+                 '<div class="byline">CBC News · Posted: Mar 3, 2025</div>')  # fmt: skip
+    assert md(alone, "https://www.cbc.ca/news/x").authors == ["CBC News"]
+
+
+def test_a_by_line_printed_under_the_headline_names_the_author() -> None:
+    body = (
+        "<h1>Raised beds for small gardens</h1><div><span>Published August 7, 2023</span>"
+        " <span>by Nicole Burke</span></div><p>Start with one bed.</p>"
+    )
+    assert md(page(body=body)).authors == ["Nicole Burke"]
+    apart = "<h1>Rent a moving truck</h1><p>Written by</p><p>Edzel Tabing</p><p>Trucks...</p>"
+    assert md(page(body=apart)).authors == ["Edzel Tabing"]
+    prose = "<h1>River walks</h1><p>By the river the path turns left.</p>"
+    assert md(page(body=prose)).authors == []
+
+
+def test_a_user_cards_badge_counts_are_not_part_of_the_name() -> None:
+    body = (
+        '<div class="post"><div class="user-details" itemprop="author">'
+        '<a href="/users/1">KumikoGoingCrAzY</a> 159 1 1 silver badge 6 6 bronze badges'
+        "</div></div>"
+    )
+    assert md(page(body=body)).authors == ["KumikoGoingCrAzY"]
+
+
+def test_a_byline_naming_people_beats_an_organisation_author() -> None:
+    head = ld({"@type": "Article", "headline": "Heat and the heart",
+               "author": {"@type": "Organization", "name": "Cleveland Clinic"}})  # fmt: skip
+    body = '<div class="byline">By Holly Wilgus</div>'
+    assert md(page(head, body)).authors == ["Holly Wilgus"]
+    # Without one, the organisation stands.
+    assert md(page(head)).authors == ["Cleveland Clinic"]
+
+
+def test_an_infoboxs_founding_date_is_not_the_pages_date() -> None:
+    body = (
+        "<h1>Acme Corporation</h1>"
+        '<table class="infobox"><tr><th>Founded</th><td>March 3, 1998</td></tr></table>'
+        "<p>Acme makes anvils.</p>"
+    )
+    assert md(page(body=body)).date is None
+    marked = (
+        '<h1>Acme Corporation</h1><div class="infobox">'
+        '<time datetime="1998-03-03">March 3, 1998</time></div>'
+    )
+    assert md(page(body=marked)).date is None
+
+
+def test_a_forum_members_card_date_is_not_the_threads_date() -> None:
+    body = (
+        "<h1>Why is except: pass bad practice?</h1>"
+        '<div class="answer"><div class="user-info">answered '
+        '<time datetime="2018-05-21T20:37:55Z">May 21, 2018</time></div></div>'
+        '<div class="question"><time datetime="2014-02-04T13:02:51Z">Feb 4, 2014</time></div>'
+    )
+    assert md(page(body=body)).date == "2014-02-04T13:02:51+00:00"
+
+
 # --------------------------------------------------------------------------- dataset
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared/data/readability"
 
 # Agreement measured on the 130 Readability test pages; the test allows 0.02 slack.
-# title is lower than it could be (0.977) because we also drop a recognised site name
-# from og:title ("How to Build a Terrarium | eHow"), which Readability keeps. Where
+# Readability's title is its reading of <title>, site name and all; ours is the
+# document's headline (docs/metadata.md): we drop a recognised site name from og:title
+# ("How to Build a Terrarium | eHow") and a portal's sections ("…_科技_腾讯网"), and
+# take the visible h1 where it agrees with the declared titles (0.915 -> 0.785 when
+# the h1 and the site-name rules of issue 41 came, which took WCXB dev's "title is the
+# headline" from 0.69 to 0.76). Readability's byline keeps labels, roles and outlets
+# ("Written by X Edited by Y", "Mac & i"); ours are names only (0.854 -> 0.815). Where
 # Readability has no lang but the page does (og:locale), we report it, which counts as
 # a disagreement here. The date is judged only on the 33 pages Readability dates: it
 # reads dates from meta tags alone, and where it has none a page may still print its
 # date (36 pages where we report one; 27 before dates were read from the page and its
 # URL, when this figure over all pages fell from 0.792 to 0.723 with no date wrong).
 MEASURED = {
-    "title": 0.915,
-    "byline": 0.854,
+    "title": 0.785,
+    "byline": 0.815,
     "siteName": 0.985,
     "publishedTime": 1.0,
     "lang": 0.977,

@@ -42,14 +42,15 @@ class Result:
     source: str | None = None  # the file, URL or "-" it was read from (see unchrome.schema)
     title: str | None = None
     site_name: str | None = None
-    author: str | None = None
+    author: str | None = None  # the authors joined by ", "
+    authors: list[str] = field(default_factory=list)  # names only
     date: str | None = None  # ISO 8601: the publication date (else the last update stated)
     date_modified: str | None = None  # ISO 8601, where the page states when it changed
     description: str | None = None
     language: str | None = None
     image: str | None = None  # hero image, absolute URL
     canonical_url: str | None = None
-    kind: str = "article"  # "article" | "feed" | "social"
+    kind: str = "article"  # one of pipeline.kinds.KINDS
     # Markdown, HTML and the media lists are rendered on first access (see below).
     markdown: InitVar[str | None] = None
     text: str = ""

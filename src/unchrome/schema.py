@@ -26,9 +26,10 @@ _EVERYWHERE = frozenset({LIBRARY, SERVICE, ROWS})
 _PAGE = frozenset({LIBRARY, SERVICE})
 _ROWS = frozenset({ROWS})
 
-#: The field types: JSON strings, integers, numbers, booleans, and lists of media
-#: objects ``{"url", "text", "title"}`` (absolute URLs; alt or anchor text; title).
-TYPES = ("str", "int", "float", "bool", "media")
+#: The field types: JSON strings, integers, numbers, booleans, lists of strings
+#: (``strs``), and lists of media objects ``{"url", "text", "title"}`` (absolute URLs;
+#: alt or anchor text; title).
+TYPES = ("str", "int", "float", "bool", "strs", "media")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,14 @@ FIELDS: tuple[Field, ...] = (
     Field("error", "str", "the error message of a page that failed", _ROWS),
     Field("title", "str", "the page's title (the headline, without the site's name)"),
     Field("site_name", "str", "the site's name"),
-    Field("author", "str", "the author or authors"),
+    Field("author", "str", 'the authors\' names joined by ", "'),
+    Field(
+        "authors",
+        "strs",
+        'the authors\' names, one an item (no "By", roles, dates or outlet); empty when '
+        "the page names none",
+        nullable=False,
+    ),
     Field(
         "date",
         "str",
@@ -73,7 +81,13 @@ FIELDS: tuple[Field, ...] = (
     Field("image", "str", "the hero image, absolute URL"),
     Field("canonical_url", "str", "the page's canonical URL, absolute"),
     Field("hostname", "str", "the host of the URL", _ROWS),
-    Field("kind", "str", "`article`, `feed` or `social`", nullable=False),
+    Field(
+        "kind",
+        "str",
+        "what the page is: `article`, `forum`, `product`, `listing`, `collection`, "
+        "`documentation`, `service`, `social` or `feed` (see docs/metadata.md)",
+        nullable=False,
+    ),
     Field(
         "format",
         "str",

@@ -14,5 +14,6 @@ Source precedence per field was tuned against the Readability test pages (see
 
 from unchrome.metadata.jsonld import ld_types
 from unchrome.metadata.page import Metadata, extract_metadata
+from unchrome.rules.formats import ARTICLE_TYPES as ARTICLE_NAMES
 
-__all__ = ["Metadata", "extract_metadata", "ld_types"]
+__all__ = ["ARTICLE_NAMES", "Metadata", "extract_metadata", "ld_types"]

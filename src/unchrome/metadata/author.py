@@ -1,15 +1,25 @@
-"""The author: JSON-LD, meta, then a byline in the page."""
+"""The authors: names only, from JSON-LD, meta, then a byline in the page.
+
+Every source gives a string (or several) that may carry more than names: a label ("By",
+"Von", "Par", "Av", "Text by"), a role or credential ("Games Editor", "MD"), a date, the
+outlet ("…, USA TODAY"), a forum user card's counts ("1,655 1 1 gold badge"). _names
+reads the names out of one such string; the sources are tried in order, and an author
+that is only the site itself (a JSON-LD Organization, the publisher's name) gives way
+to a byline in the page that names people.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from unchrome._native._dom import bylines, itemprop
+from unchrome._native._dom import bylines, itemprop, texts_after
 from unchrome.metadata.common import _clean, _hint, _looks_like_url, _node_text
 from unchrome.metadata.dates import _MONTH_ALT
-from unchrome.metadata.jsonld import _LD
+from unchrome.metadata.jsonld import _LD, ld_types
+from unchrome.metadata.title import _matches_site
 
 _BY_RE = re.compile(r"^(?:(?:posted|written)\s+)?by\b\s*[:\-]?\s*", re.IGNORECASE)
 _MAX_BYLINE = 100
@@ -64,30 +74,30 @@ def _usable(node: LexborNode) -> bool:
     return "comment" not in cls
 
 
-def _dom_byline(tree: LexborHTMLParser) -> str | None:
+def _dom_byline(tree: LexborHTMLParser) -> list[str]:
     """Author from the first byline-looking element, narrowed to the name inside it.
 
     Byline blocks often wrap the name with a role, a date or a "By" label
     (``<div class=author><a>Ben Silverman</a><div class=author-title>Games Editor``).
     When the block contains nested byline-ish elements, the innermost ones that are not
-    titles/dates/bios hold the name(s); several of them are joined ("A, B").
+    titles/dates/bios hold the name(s), one text each.
     """
     root = tree.root
     # The real byline sits near the top; don't scan comment threads: 30 matches at most.
     for node in bylines(root, 30) if root is not None else ():
-        author = _byline_at(node)
-        if author is not None:
-            return author
-    return None
+        found = _byline_at(node)
+        if found:
+            return found
+    return []
 
 
-def _byline_at(node: LexborNode) -> str | None:
-    """The author ``node`` names if it is a usable byline element, else ``None``."""
+def _byline_at(node: LexborNode) -> list[str]:
+    """The texts naming the authors in ``node`` if it is a usable byline element."""
     if not _usable(node) or _NOT_NAME_RE.search(_hint(node)):
-        return None
+        return []
     author = _byline_text(node)
     if not author:
-        return None
+        return []
     names: list[str] = []
     for inner in bylines(node, 10):
         if not _usable(inner) or _NOT_NAME_RE.search(_hint(inner)):
@@ -102,33 +112,198 @@ def _byline_at(node: LexborNode) -> str | None:
             names.append(text)
     itemprop_name = itemprop(node, "name")
     if itemprop_name is not None and (text := _byline_text(itemprop_name)):
-        return text
-    return ", ".join(names) if names else author
+        return [text]
+    return names or [author]
 
 
-def _pick_author(tree: LexborHTMLParser, metas: dict[str, str], ld: _LD) -> str | None:
+# Meta names that carry the author; citation_author (scholarly pages) once per author.
+_AUTHOR_META_KEYS = (
+    "dc:creator",
+    "dcterm:creator",
+    "author",
+    "og:article:author",
+    "parsely-author",
+    "article:author",
+    "sailthru:author",
+    "byl",
+    "itemprop:author",
+)
+
+
+def _pick_authors(
+    tree: LexborHTMLParser,
+    metas: dict[str, str],
+    ld: _LD,
+    citation_authors: list[str],
+    site_keys: list[str],
+    headline: LexborNode | None = None,
+) -> list[str]:
+    """The page's authors, names only (see the module's docstring)."""
+    declared: list[str] = []
+    outlet = False
     if ld.article is not None:
         # Only "author": "creator" is in practice often a CMS user handle ("CC7567").
         raw = ld.get("author")
-        names: list[str] = []
-        for name in ld.names(raw):
-            cleaned = _clean_author(name)
-            if cleaned and cleaned not in names:
-                names.append(cleaned)
-        if names:
-            return ", ".join(names)
-    for key in (
-        "dc:creator",
-        "dcterm:creator",
-        "author",
-        "og:article:author",
-        "parsely-author",
-        "article:author",
-        "sailthru:author",
-        "byl",
-        "itemprop:author",
-    ):
-        author = _clean_author(metas.get(key))
-        if author:
-            return author
-    return _dom_byline(tree)
+        declared = _names_of(ld.names(raw), site_keys)
+        outlet = bool(declared) and _only_organisations(ld, raw)
+    if not declared and len(citation_authors) > 1:
+        declared = _names_of(citation_authors, site_keys)
+    if not declared:
+        for key in _AUTHOR_META_KEYS:
+            value = metas.get(key)
+            if value and not _looks_like_url(value):
+                declared = _names(value, site_keys)
+                if declared:
+                    break
+    if declared and not outlet and not all(_is_site(name, site_keys) for name in declared):
+        return declared
+    # An author that is the site itself, or none: a byline naming people beats it (a
+    # personal blog's byline is its site's name: that stands where nothing else does).
+    people = _names_of(_dom_byline(tree), site_keys) or _headline_byline(headline, site_keys)
+    # People have a first and a last name; a byline of single words ("red,
+    # Agenturen", "sid, dpa") credits desks and agencies, no better than the outlet.
+    # And the byline that only adds a label to the declared outlet ("Help Net Security
+    # Sponsored") is the outlet's.
+    named = any(len(name.split()) > 1 and not _is_site(name, site_keys) for name in people)
+    if named and not (declared and people[0].casefold().startswith(declared[0].casefold())):
+        return people
+    return declared or people
+
+
+_ORGANISATION_TYPES = frozenset(
+    ("organization", "newsmediaorganization", "corporation", "educationalorganization")
+)
+
+
+def _only_organisations(ld: _LD, raw: object) -> bool:
+    """Whether every author object of the JSON-LD is typed as an organisation."""
+    items = raw if isinstance(raw, list) else [raw]
+    types = [ld_types(obj) for item in items if isinstance(obj := ld.deref(item), dict)]
+    return bool(types) and all(any(t in _ORGANISATION_TYPES for t in ts) for ts in types)
+
+
+def _is_site(name: str, site_keys: list[str]) -> bool:
+    """Whether ``name`` is the site's (an outlet, not a person)."""
+    return bool(site_keys) and _matches_site(name, site_keys)
+
+
+def _names_of(values: Iterable[str], site_keys: list[str]) -> list[str]:
+    names: list[str] = []
+    for value in values:
+        for name in _names(value, site_keys):
+            if name.casefold() not in {n.casefold() for n in names}:
+                names.append(name)
+    return names
+
+
+# A label before the names: "By", its translations, "Text by", "Post by", "Authors:".
+_LABEL_RE = re.compile(
+    r"^(?:(?:[\w-]+\s+){0,2}?(?:by|von|par|por|av|door|af)|di|da|autor(?:in|en)?"
+    r"|auteurs?|authors?|autore|written|posted|text|texto|texte|quelle|source|fuente|fonte)\b\s*[:：\-]?\s*",
+    re.IGNORECASE,
+)
+# Where the name ends: a count ("159 1 1 silver badge"), a user card's or post's
+# labels, a date after "on", a guillemet after a forum's "Post by".
+_TAIL_RE = re.compile(
+    r"\s+(?:[\d.,]+[kKmM]?(?:\s|$)|posts?:|threads?:|joined|reputation|offline|online"
+    r"|wrote\b|last\s+(?:updated|edited)|updated|published|reviewed|edited|fact[\s-]checked"
+    r"|on\s+\d).*$|\s*[»«|•·✉].*$|\s+@\s.*$",
+    re.IGNORECASE,
+)
+# Between names: commas, semicolons, "&", and "and" in the languages of the sets.
+# A link in the byline ("Bradley M. Kuhn (http://ebb.org/bkuhn/)"), brackets and all.
+_URL_RE = re.compile(r"\(?\s*(?:https?://|www\.)\S+\s*\)?", re.IGNORECASE)
+_AND = r"(?:and|und|et|y|e|og|och|en|ve|és|&)"
+_SPLIT_RE = re.compile(rf"\s*(?:[,;、，]|\s/|/\s)\s*(?:{_AND}\s+)?|\s+{_AND}\s+", re.IGNORECASE)
+# A credential after a name ("MD", "Ph.D."), a role ("Staff Writer"), and words that
+# are the page's furniture, not a name.
+_CREDENTIAL_RE = re.compile(
+    r"^(?:(?:m\.?d|ph\.?d|d\.?o|r\.?n|mba|msc?|bsc?|ma|ba|rdn?|ld|cpt|dds|dvm|cfp|cpa|esq"
+    r"|jr|sr|ii|iii|facp|faclm|mph|lcsw|psyd|np|pa-c|e-ryt(?:\s*\d+)?)\.?\s*)+$",
+    re.IGNORECASE,
+)
+_ROLE_RE = re.compile(
+    r"\b(?:editor|reporter|writer|correspondent|contributor|columnist|journalist|staff"
+    r"|redakteur(?:in)?|rédact(?:eur|rice)|redactor|redattore|expert)s?$",
+    re.IGNORECASE,
+)
+_NOT_NAMES = frozenset(
+    ("sign in", "log in", "login", "the author", "topic author", "author", "follow",
+     "follow author", "share", "more", "view profile")
+)  # fmt: skip
+_MAX_NAME_WORDS = 6
+_QUOTES = "\"'“”„«»‘’"
+
+
+def _names(value: str | None, site_keys: list[str]) -> list[str]:
+    """The names in one author string: label, dates, counts, roles, credentials and
+    an outlet after the names left out; several names as several items."""
+    text = _clean(value)
+    if not text or len(text) >= _MAX_BYLINE:
+        return []
+    text = _URL_RE.sub("", text)
+    text = _LABEL_RE.sub("", _DATE_TAIL_RE.sub("", text)).strip()
+    text = _TAIL_RE.sub("", text).strip(" ,;:-–—|")
+    names: list[str] = []
+    # The separator before each part: a role follows its name after a comma ("Jane
+    # Doe, Staff Writer"); after "and", a part is another person.
+    pieces = _SPLIT_RE.split(text)
+    separators = ["", *(m[0] for m in _SPLIT_RE.finditer(text))]
+    for part, separator in zip(pieces, separators, strict=True):
+        name = _LABEL_RE.sub("", part.strip(" :-–—" + _QUOTES)).strip(" " + _QUOTES)
+        role = bool(names) and _ROLE_RE.search(name) is not None and len(name.split()) <= 3
+        if (
+            not name
+            or name.casefold() in _NOT_NAMES
+            or _CREDENTIAL_RE.match(name)
+            or (role and any(c in separator for c in ",;、，/"))
+            or len(name.split()) > _MAX_NAME_WORDS
+            or not any(c.isalpha() for c in name)
+            or _looks_like_url(name)
+            or (names and _is_site(name, site_keys))
+        ):
+            continue
+        if name.casefold() not in {n.casefold() for n in names}:
+            names.append(name)
+    return names
+
+
+# A byline printed by the headline in no element named for it: "By Nicole Burke",
+# "Written by" then the name in an element of its own.
+_PRINTED_BY_RE = re.compile(
+    r"^(?:written\s+by|posted\s+by|by|von|par|por|av|door|autor(?:in)?|auteur)\b\s*:?\s*(.*)$",
+    re.IGNORECASE,
+)
+_BYLINE_READ_CHARS = 300
+_BYLINE_STEPS = 120
+_NO_TEXT_IDS = frozenset(
+    LexborHTMLParser("").create_node(tag).tag_id
+    for tag in ("script", "style", "noscript", "template", "svg", "select", "head")
+)
+_BYLINE_LINE_CHARS = 80
+
+
+def _headline_byline(headline: LexborNode | None, site_keys: list[str]) -> list[str]:
+    """The people a "By …" line under the headline names, if there is one."""
+    if headline is None:
+        return []
+    parts = texts_after(
+        headline, _BYLINE_READ_CHARS, _BYLINE_STEPS, _NO_TEXT_IDS, _BYLINE_LINE_CHARS
+    )
+    parts = [part.strip() for part in parts if part and part.strip()]
+    for i, part in enumerate(parts):
+        match = _PRINTED_BY_RE.match(part)
+        if match is None:
+            continue
+        text = match[1] or (parts[i + 1] if i + 1 < len(parts) else "")
+        names = _names(text, site_keys)
+        # Names are a few capitalised words: "by the river" is prose.
+        if names and all(_looks_like_name(name) for name in names):
+            return names
+        return []
+    return []
+
+
+def _looks_like_name(name: str) -> bool:
+    words = name.split()
+    return 1 <= len(words) <= 4 and all(w[:1].isupper() for w in words if w.isalpha())

@@ -9,21 +9,24 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from unchrome._native._dom import metadata_groups, page_elements, read_links
-from unchrome.metadata.author import _pick_author
+from unchrome.metadata.author import _pick_authors
 from unchrome.metadata.common import _clean, _first, _node_text, _read_meta, _Resolver
 from unchrome.metadata.dates import _H2_READ, _headline, _pick_dates
 from unchrome.metadata.jsonld import _LD, _read_json_ld
 from unchrome.metadata.language import _pick_language
-from unchrome.metadata.title import _pick_title, _site_keys
+from unchrome.metadata.title import _page_title, _pick_title, _site_keys
 
 
 @dataclass
 class Metadata:
     """Metadata of one page. Every field is optional: pages omit most of them."""
 
-    title: str | None = None
+    title: str | None = None  # the document's headline (title._pick_title)
+    # The title the pipeline's selection and block model read (title._page_title).
+    page_title: str | None = None
     site_name: str | None = None
-    author: str | None = None
+    author: str | None = None  # the authors joined by ", "
+    authors: list[str] = field(default_factory=list)  # names only, in the page's order
     date: str | None = None  # ISO 8601: YYYY-MM-DD, or a full datetime when one was given
     date_modified: str | None = None  # ISO 8601, where the page states when it changed
     description: str | None = None
@@ -31,6 +34,7 @@ class Metadata:
     image: str | None = None  # hero image, absolute URL
     canonical_url: str | None = None
     og_type: str | None = None  # raw og:type, used later to recognise social posts
+    generator: str | None = None  # <meta name="generator">, for the page's kind
     json_ld: list[dict[str, Any]] = field(default_factory=list)  # flattened @graph
     # Every JSON-LD "@type" name, casefolded, read even from JSON that does not parse
     # (classify.detect_kind): sites ship broken JSON-LD, and only the names matter.
@@ -104,15 +108,17 @@ def _extract(tree: LexborHTMLParser, url: str | None, elements: list[LexborNode]
     h1_texts = [_clean(_node_text(n)) for n in h1_nodes]
     h1s = [t for t in h1_texts if t]
     page_url = url or resolve.base or None
-    title = _pick_title(metas, ld, doc_title, h1s, _site_keys(site_name, page_url))
+    site_keys = _site_keys(site_name, page_url)
+    title = _pick_title(metas, ld, doc_title, h1s, site_keys)
     language = _pick_language(tree, metas)
+    headline = _headline(h1_nodes, h1_texts, by_tag.get("h2", [])[:_H2_READ], title)
     date, date_modified = _pick_dates(
         marked,
         times,
         metas,
         ld,
         dated,
-        _headline(h1_nodes, h1_texts, by_tag.get("h2", [])[:_H2_READ], title),
+        headline,
         page_url,
         language,
     )
@@ -127,10 +133,20 @@ def _extract(tree: LexborHTMLParser, url: str | None, elements: list[LexborNode]
     )
     canonical = resolve(links.get("canonical") or metas.get("og:url"))
 
+    metas_nodes = by_tag.get("meta", [])
+    citation_authors = [
+        node.attributes.get("content") or ""
+        for node in metas_nodes
+        if (node.attributes.get("name") or "").lower() == "citation_author"
+    ]
+    authors = _pick_authors(tree, metas, ld, citation_authors, site_keys, headline)
+
     return Metadata(
         title=title,
+        page_title=_page_title(metas, ld, doc_title, h1s, site_keys),
         site_name=site_name,
-        author=_pick_author(tree, metas, ld),
+        author=", ".join(authors) or None,
+        authors=authors,
         date=date,
         date_modified=date_modified,
         description=description,
@@ -138,6 +154,7 @@ def _extract(tree: LexborHTMLParser, url: str | None, elements: list[LexborNode]
         image=image,
         canonical_url=canonical,
         og_type=metas.get("og:type"),
+        generator=metas.get("generator"),
         json_ld=objects,
         ld_type_names=ld_type_names,
         base_href=base_href,

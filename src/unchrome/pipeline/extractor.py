@@ -173,7 +173,8 @@ class Extractor:
             page_elements(tree.root) if tree.root is not None else ([], [], [])
         )
         meta = metadata.extract_metadata(tree, url, elements)
-        kind = classify.detect_kind(meta.og_type, tree, meta.ld_type_names, social)
+        shape = classify.detect_kind(meta.og_type, tree, meta.ld_type_names, social)
+        kind = kinds.page_kind(meta, url, shape)
         base_url = _base_url(meta.base_href, url)
         embedded = fallbacks.sources(embedded_elements)
         deadline.check("parse")
@@ -213,11 +214,11 @@ class Extractor:
         if len(text) <= classify.BOT_WALL_MAX_CHARS:
             # Its whitespace collapsed (no NUL reaches here: see segmentation.BR).
             screen = collapse(content.screen_text())
-            classify.classify_block(meta.title, screen or _page_text(tree))
+            classify.classify_block(meta.page_title, screen or _page_text(tree))
         else:
-            classify.classify_block(meta.title, text)
+            classify.classify_block(meta.page_title, text)
         has_body = bool(text.strip())
-        if not has_body and not meta.title:
+        if not has_body and not meta.page_title:
             raise ExtractFailed("no main content and no title found")
 
         words, minutes = render.count_words(text)  # 10
@@ -226,6 +227,7 @@ class Extractor:
             title=meta.title,
             site_name=meta.site_name,
             author=meta.author,
+            authors=meta.authors,
             date=meta.date,
             date_modified=meta.date_modified,
             description=meta.description,
@@ -355,7 +357,7 @@ class Extractor:
         check("select")
         ctx = features.PageContext(
             url=url,
-            title=meta.title,
+            title=meta.page_title,
             og_type=meta.og_type,
             ld_types={t for item in meta.json_ld for t in metadata.ld_types(item)},
         )
@@ -375,7 +377,7 @@ class Extractor:
         selection (or the selection less its link lists), then the named sidebars and
         what follows a named post body left out."""
         cfg = self.config
-        title = meta.title
+        title = meta.page_title
         if seen is None:
             # The caller chose: the blocks its selector matched, or the whole page.
             wanted = FLAG_SELECTED if cfg.include_selector else 0

@@ -79,3 +79,85 @@ def is_product(meta: metadata.Metadata) -> bool:
     if meta.og_type and "product" in meta.og_type.lower():
         return True
     return any(fallbacks.has_type(item, "Product") for item in meta.json_ld)
+
+
+# ------------------------------------------------------------------ the page's kind
+
+#: The values of Result.kind, and what each page is (docs/metadata.md).
+KINDS = (
+    "article",  # a story, a post, a guide: the default
+    "forum",  # a discussion thread, a question and its answers
+    "product",  # one product for sale
+    "collection",  # a shop's category: many products
+    "listing",  # an index of stories or links (a category, tag, archive or search page)
+    "documentation",  # a manual's or a reference's page
+    "service",  # a business presenting a service it offers
+    "social",  # a social network's post (classify.detect_kind)
+    "feed",  # an RSS or Atom feed (feed.extract_feed)
+)
+
+# JSON-LD types (casefolded) that say what the page is, beside those of the article.
+_FORUM_TYPES = frozenset(("discussionforumposting", "qapage"))
+_COLLECTION_TYPES = frozenset(("collectionpage", "itemlist", "offercatalog", "searchresultspage"))
+_LISTING_TYPES = _COLLECTION_TYPES | frozenset(("blog",))
+_DOCUMENTATION_TYPES = frozenset(("techarticle", "apireference"))
+_SERVICE_TYPES = frozenset(
+    ("service", "localbusiness", "professionalservice", "financialservice", "legalservice")
+)
+# Path segments that name what a page is, anywhere in the URL's path.
+_PATH_WORD = re.compile(r"[a-z]+")
+_COLLECTION_PATH = frozenset(("collections", "collection", "shop"))
+_LISTING_PATH = frozenset(
+    ("category", "categories", "tag", "tags", "archive", "archives", "search")
+)
+_DOCUMENTATION_PATH = frozenset(("docs", "doc", "documentation", "manual", "reference", "api"))
+_SERVICE_PATH = frozenset(("services", "service"))
+# Documentation generators, as their <meta name="generator"> names them.
+_DOCUMENTATION_GENERATORS = re.compile(
+    r"sphinx|mkdocs|docusaurus|rustdoc|gitbook|vitepress|docfx|antora|jsdoc|javadoc|doxygen",
+    re.IGNORECASE,
+)
+
+
+def page_kind(meta: metadata.Metadata, url: str | None, shape: str) -> str:
+    """What the page is (one of KINDS), from what the pipeline knows before selection:
+    the shape classify.detect_kind read ("social" or "article"), the JSON-LD types,
+    og:type, the generator and the URL's path. The first that says so wins, in the
+    order of KINDS after "article"; a page nothing speaks for is an article."""
+    if shape == "social":
+        return "social"
+    types = meta.ld_type_names
+    og = (meta.og_type or "").lower()
+    words = _path_words(url)
+    if types & _FORUM_TYPES or discussion_url(url):
+        return "forum"
+    products = "product" in types or "offer" in types
+    if og == "product.group" or (
+        products and (types & _COLLECTION_TYPES or words & _COLLECTION_PATH)
+    ):
+        return "collection"
+    if og.startswith("product") or "product" in types:
+        return "product"
+    if types & metadata.ARTICLE_NAMES and not types & _DOCUMENTATION_TYPES:
+        return "article"
+    if (
+        types & _DOCUMENTATION_TYPES
+        or words & _DOCUMENTATION_PATH
+        or _DOCUMENTATION_GENERATORS.search(meta.generator or "")
+    ):
+        return "documentation"
+    if types & _LISTING_TYPES or words & _LISTING_PATH:
+        return "listing"
+    if types & _SERVICE_TYPES or words & _SERVICE_PATH:
+        return "service"
+    return "article"
+
+
+def _path_words(url: str | None) -> frozenset[str]:
+    if not url:
+        return frozenset()
+    try:
+        path = urlsplit(url).path
+    except ValueError:
+        return frozenset()
+    return frozenset(_PATH_WORD.findall(path.lower()))

@@ -112,7 +112,12 @@ class JsonlSink(_Closing):
 def arrow_schema() -> Any:
     import pyarrow as pa
 
-    types = {"str": pa.string(), "int": pa.int64(), "bool": pa.bool_()}
+    types = {
+        "str": pa.string(),
+        "int": pa.int64(),
+        "bool": pa.bool_(),
+        "strs": pa.list_(pa.string()),
+    }
     return pa.schema([pa.field(name, types[kind]) for name, kind in COLUMNS])
 
 
@@ -131,6 +136,8 @@ def rows_to_table(rows: list[Row]) -> Any:
 
 
 def _valid(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_valid(item) for item in value]
     return _SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
 
 

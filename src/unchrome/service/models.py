@@ -62,7 +62,13 @@ class ErrorResponse(BaseModel):
     error: ErrorBody
 
 
-_PYTHON_TYPES: dict[str, type] = {"str": str, "int": int, "float": float, "bool": bool}
+_PYTHON_TYPES: dict[str, Any] = {
+    "str": str,
+    "int": int,
+    "float": float,
+    "bool": bool,
+    "strs": list[str],
+}
 
 
 def _response_model() -> type[BaseModel]:
