@@ -536,6 +536,42 @@ def test_sanitized_html_has_no_active_content_and_absolute_urls():
     assert all(m.url.startswith("https://") for m in result.images + result.links)
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "file:///etc/passwd",
+        "FILE:///C:/Users/me/notes.html",
+        "data:text/html,<p>inline page</p>",
+        "data:image/png;base64,iVBORw0KGgo",
+        "javascript:alert(1)",
+        " java\tscript:alert(1)",
+        "vbscript:msgbox(1)",
+    ],
+)
+def test_file_data_and_script_urls_leave_markdown_and_html_but_their_text_stays(url):
+    html = page(
+        f'<article><p>{STORY[0]} See <a href="{url}">the minutes of the meeting</a>.</p>'
+        f'<p>{STORY[1]}</p><img src="{url}" alt="the reading room"><p>{STORY[2]}</p></article>'
+    )
+    result = unchrome.extract(html, url="https://herald.example/news/story")
+    scheme = url.replace("\t", "").strip().split(":")[0].lower()
+    for rendering in (result.markdown, result.html):
+        assert f"{scheme}:" not in rendering.lower(), rendering
+    assert "the minutes of the meeting" in result.text
+    assert "See the minutes of the meeting." in result.markdown
+    assert not [m for m in result.links + result.images if m.url.lower().startswith(scheme)]
+
+
+def test_links_resolved_against_a_file_url_leave_the_html():
+    html = page(
+        f'<article><p>{STORY[0]} <a href="notes.html">The notes</a>.</p>'
+        f"{story_html(STORY[1:])}</article>"
+    )
+    result = unchrome.extract(html, url="file:///home/me/pages/story.html")
+    assert "file:" not in result.html and "file:" not in result.markdown
+    assert "The notes" in result.markdown
+
+
 def test_short_not_found_notice_next_to_a_link_raises_page_not_found():
     body = "<div><p>Page not found.</p><a href='/'>Home</a></div>"
     with pytest.raises(PageNotFound):
