@@ -572,6 +572,17 @@ def test_links_resolved_against_a_file_url_leave_the_html():
     assert "The notes" in result.markdown
 
 
+def test_section_headings_named_by_widget_words_stay_in_the_story():
+    ids = ("promotion", "share-prices", "sponsored")
+    body = "".join(
+        f"<h2 id='{ident}'>The {ident.replace('-', ' ')} question</h2><p>{paragraph}</p>"
+        for ident, paragraph in zip(ids, STORY, strict=False)
+    )
+    result = unchrome.extract(page(f"<article><h1>Club news</h1>{body}</article>"))
+    for ident in ids:
+        assert f"## The {ident.replace('-', ' ')} question" in result.markdown, result.markdown
+
+
 def test_short_not_found_notice_next_to_a_link_raises_page_not_found():
     body = "<div><p>Page not found.</p><a href='/'>Home</a></div>"
     with pytest.raises(PageNotFound):

@@ -283,3 +283,28 @@ def test_a_plugin_objects_fallback_is_read_as_a_browser_shows_it() -> None:
     text, _ = _pruned_text(html)
     assert "four guests tell the host" in text
     assert "Paragraph 2 of the segment" in text
+
+
+def test_a_section_heading_is_not_pruned_for_a_widget_word_in_its_id() -> None:
+    # A heading's id is its anchor: a story about a club's promotion, a market's share
+    # prices, a sponsored research project lost those section headings to their ids.
+    sections = ("promotion", "share-prices", "sponsored-research", "comments")
+    story = "".join(
+        f"<h2 id='{ident}'>Heading of the {ident} section</h2>"
+        f"<p>Paragraph {i} of the story tells how the season ended for the club.</p>"
+        for i, ident in enumerate(sections)
+    )
+    html = (
+        f"<html><body><article>{story}</article>"
+        "<div id='share'><a href='/s'>Share this</a></div></body></html>"
+    )
+    text, pruned = _pruned_text(html)
+    for ident in sections:
+        assert f"Heading of the {ident} section" in text
+    assert not pruned.comment_sections
+    assert "Share this" not in text
+    # Its class still names a widget's title.
+    text, _ = _pruned_text(
+        f"<html><body>{story}<h3 class='share-title' id='x'>Share the story</h3></body></html>"
+    )
+    assert "Share the story" not in text

@@ -28,7 +28,7 @@ from unchrome._native._dom import (
 )
 from unchrome.pipeline.parse import LexborHTMLParser, LexborNode
 from unchrome.rules.names import COMMENT_WORDS, CONSENT_WORDS, LAYOUT_WORDS, NOISE_WORDS
-from unchrome.rules.tags import NEVER_CONTENT
+from unchrome.rules.tags import HEADINGS, NEVER_CONTENT
 
 # The lexbor tag ids of rules.tags.NEVER_CONTENT: static for the tags lexbor knows,
 # which all of these are (tests/test_pipeline checks each against a parsed element; an
@@ -382,6 +382,15 @@ def _named_noise(
         kind = named_kind(node)
         if kind == _EXEMPT:
             continue
+        if node.tag in HEADINGS:
+            # A heading's id is its anchor, named after its words or its section
+            # (id="promotion", "share-prices", "sponsored-content"): a link target,
+            # not a widget's name. Pruned for it, a story lost its section headings.
+            # Only the class can call a heading a widget ("comment-reply-title").
+            names = f"{node.attrs.get('class') or ''} "
+            verdict = _names_verdict(names, include_comments)
+            if verdict == NOT_NOISE:
+                continue
         ident = slug_id(node, HEADING_ANCHOR_MIN_WORDS)
         if ident is not None and _is_heading_anchor(node, ident):
             # The id names the section after its heading ("sharing-with-a-single-
