@@ -172,6 +172,23 @@ def test_heading_permalinks_leave_no_empty_link():
     assert "¶" not in result.text
 
 
+def test_edit_and_source_links_leave_the_headings_of_every_rendering():
+    html = page(
+        "<article><h1>Library stays open</h1><h2>Budget <span class='mw-editsection'><span>[</span>"
+        "<a href='/w/index.php?title=Library&action=edit&section=2'>edit</a><span>]</span>"
+        f"</span></h2><p>{STORY[0]}</p><h3>open_library() <a class='reference internal' "
+        "href='/_modules/lib.html#open_library'><span class='viewcode-link'>[source]</span></a>"
+        f"</h3><p>{STORY[1]}</p><h2>Volunteers <a href='/wp-admin/post.php?post=3'>Edit</a>"
+        f"</h2>{story(STORY[2:])}</article>"
+    )
+    result = unchrome.extract(html, url=URL)
+    assert "## Budget\n" in result.markdown and "### open_library()\n" in result.markdown
+    assert "## Volunteers\n" in result.markdown
+    for rendering in (result.text, result.markdown, result.html):
+        assert not re.search(r"\bedit\b|\[source\]|\[\s*\]", rendering, re.I), rendering
+    assert "open_library()" in result.text and "Volunteers" in result.html
+
+
 def test_every_table_row_reaches_text_and_markdown():
     rows = [("Python", "3.11 or newer"), ("Memory", "2 GB")]
     table = (
