@@ -155,6 +155,62 @@ def test_comments_under_an_article_stay_out_of_every_rendering():
         assert "waste of money" not in rendering
 
 
+READER_POSTS = (
+    ("Maria K.", "2 hours ago", "Great news for the kids, we go every Sunday and the reading "
+     "room is always full of families who have nowhere else to go on a rainy afternoon."),
+    ("tom_b", "3 hours ago", "Who pays for the volunteers though? Nobody asked the people "
+     "who will do the work whether they can give up their weekends for this."),
+    ("Ann", "5 hours ago", "Finally some common sense from the council, after years of cuts "
+     "to every service that actually matters to the people who live here."),
+    ("J. Smith", "yesterday", "The branch office closing is a bad trade in my view, older "
+     "residents rely on it and the library can not replace what it offers them."),
+)  # fmt: skip
+
+
+def reader_posts() -> str:
+    """Comments in plain elements: no class or id names them."""
+    return "".join(
+        f"<div class='item'><div class='meta'><b>{name}</b> <time>{when}</time></div>"
+        f"<p>{words}</p><div class='actions'><a href='#r{i}'>Reply</a> <a href='#l{i}'>Like</a>"
+        "</div></div>"
+        for i, (name, when, words) in enumerate(READER_POSTS)
+    )
+
+
+@pytest.mark.parametrize("inside", [True, False])
+def test_unnamed_reader_comments_stay_out_unless_asked_for(inside):
+    thread = f"<div class='thread'><h3>4 responses</h3>{reader_posts()}</div>"
+    body = f"<h1>Library stays open</h1>{story()}"
+    html = page(
+        f"<article>{body}{thread}</article>"
+        if inside
+        else f"<main><article>{body}</article>{thread}</main>"
+    )
+    result = unchrome.extract(html, url=URL)
+    for rendering in (result.text, result.markdown, result.html):
+        assert STORY[3] in rendering or "volunteers from the local" in rendering
+        assert "common sense" not in rendering and "4 responses" not in rendering
+    asked = unchrome.extract(html, url=URL, config=Config(include_comments=True))
+    assert "common sense" in asked.text and STORY[0] in asked.text
+
+
+def test_a_thread_of_unnamed_posts_is_the_content_of_its_page():
+    html = page(f"<h1>Sunday opening at the library</h1>{reader_posts()}")
+    result = unchrome.extract(html, url="https://forum.example/threads/42/")
+    for _, _, words in READER_POSTS:
+        assert words in result.text
+
+
+def test_a_story_with_one_reply_link_keeps_its_paragraphs():
+    html = page(
+        f"<article><h1>Library stays open</h1>{story()}<p><a href='#reply'>Reply</a></p>"
+        f"</article><div class='item'><p>{READER_POSTS[0][2]}</p><a href='#r'>Reply</a></div>"
+    )
+    result = unchrome.extract(html, url=URL)
+    for paragraph in STORY:
+        assert paragraph in result.text
+
+
 # ------------------------------------------------------------------ Markdown rules
 
 

@@ -38,6 +38,7 @@ from unchrome.pipeline import (
     segmentation,
     select,
     sniff,
+    threads,
 )
 from unchrome.pipeline.decode import decode
 from unchrome.pipeline.parse import LexborHTMLParser, parse
@@ -197,7 +198,11 @@ class Extractor:
         seg = self._segment(tree, pruned, vocabulary, deadline)  # 6
         deadline.check("segment")
 
-        content, text, seen = self._select(seg, meta, url, pruned, model, deadline)  # 7
+        # Reader comments no class names, found by their rows of "Reply" buttons, are
+        # comment sections too.
+        threaded = not cfg.include_comments and threads.flag_threads(seg)
+        has_comments = bool(pruned.comment_sections) or threaded
+        content, text, seen = self._select(seg, meta, url, has_comments, model, deadline)  # 7
         deadline.check("select")
 
         content, text, fallback = self._fallback(content, text, embedded, meta, deadline)  # 8
@@ -293,7 +298,7 @@ class Extractor:
         seg: Segmentation,
         meta: metadata.Metadata,
         url: str | None,
-        pruned: prune.Pruned,
+        has_comments: bool,
         model: blockmodel.BlockModel | None,
         deadline: _Deadline | None = None,
     ) -> tuple[Content, str, _Seen | None]:
@@ -314,7 +319,7 @@ class Extractor:
         content = self._decide(seg, meta, seen, model, judge, FLAG_COMMENT, deadline)
         text = self._text(content)
         exclude = FLAG_COMMENT
-        if pruned.comment_sections and (  # 2
+        if has_comments and (  # 2
             kinds.is_discussion(meta.json_ld)
             or kinds.discussion_url(url)
             or (
