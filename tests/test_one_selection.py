@@ -375,3 +375,13 @@ def test_ruby_readings_leave_every_rendering():
         assert "図書館" in rendering
         assert "としょかん" not in rendering
         assert "(" not in rendering.split("図書館")[1][:3]
+
+
+def test_two_rows_of_actions_in_one_element_make_no_post():
+    html = page(
+        f"<article><h1>Library stays open</h1>{story()}"
+        "<div><a href='#a'>Reply</a><p>Thanks for reading.</p><a href='#b'>Reply</a></div>"
+        "</article>"
+    )
+    result = unchrome.extract(html, url=URL)
+    assert STORY[0] in result.text

@@ -61,8 +61,9 @@ def flag_threads(seg: Segmentation) -> bool:
                 chars[element] = chars.get(element, 0) + len(b.text)
     posts: set[int] = set()
     for i in rows:
-        post = next(e for e in blocks[i].path if under[e] == 1)
-        if chars[post] <= POST_MAX_CHARS:
+        # None when two rows share their innermost element: no post of its own.
+        post = next((e for e in blocks[i].path if under[e] == 1), None)
+        if post is not None and chars[post] <= POST_MAX_CHARS:
             posts.add(post)
     if len(posts) < 2:
         return False
