@@ -583,6 +583,27 @@ def test_section_headings_named_by_widget_words_stay_in_the_story():
         assert f"## The {ident.replace('-', ' ')} question" in result.markdown, result.markdown
 
 
+def test_a_schedule_before_the_headline_and_a_headlines_feed_after_the_story_stay_out():
+    schedule = "".join(f"<tr><td>{h}:00</td><td>Programme {h}</td></tr>" for h in range(6, 12))
+    feed = "".join(
+        f"<li><a href='/news/{i}'>Headline number {i} about the town</a>"
+        f"<p>A one-line summary of story {i} for readers.</p></li>"
+        for i in range(6)
+    )
+    html = page(
+        f"<article><div><h4>On air today</h4><table>{schedule}</table></div>"
+        f"<h1>Library stays open</h1>{story_html()}"
+        f"<div><h3>More headlines</h3><ul>{feed}</ul></div></article>",
+        head="<title>Library stays open</title><meta property='og:type' content='article'>",
+    )
+    result = unchrome.extract(html, url="https://news.example/2024/05/library")
+    for paragraph in STORY:
+        assert paragraph in result.text
+    for rendering in (result.text, result.markdown):
+        assert "Programme" not in rendering and "summary of story" not in rendering, rendering
+        assert "Headline number" not in rendering
+
+
 def test_short_not_found_notice_next_to_a_link_raises_page_not_found():
     body = "<div><p>Page not found.</p><a href='/'>Home</a></div>"
     with pytest.raises(PageNotFound):

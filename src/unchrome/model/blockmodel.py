@@ -28,6 +28,7 @@ from unchrome.model.features import PageContext, feature_names, features
 from unchrome.model.policy import (
     FAVOR_SHIFT,
     MAX_MODEL_BLOCKS,
+    before_headline,
     decide,
     drop_thresholds,
     is_article,
@@ -96,7 +97,7 @@ class BlockModel:
         keep = decide(probs, region, chars, drop_below, add_above, story)
         after_story = None
         if article:
-            ended = story_end(seg.blocks, keep, probs)
+            ended = before_headline(seg.blocks, story_end(seg.blocks, keep, probs))
             after_story, keep = keep & ~ended, ended
         shift = FAVOR_SHIFT[favor]
         if shift:
