@@ -604,6 +604,16 @@ def test_a_schedule_before_the_headline_and_a_headlines_feed_after_the_story_sta
         assert "Headline number" not in rendering
 
 
+def test_a_page_gives_the_same_story_with_its_url_and_without():
+    # The same blocks; only the links' addresses differ (relative without a URL).
+    raw = fixture("declared_url.html")
+    bare = Config(include_links=False)
+    given = unchrome.extract(raw, url="https://docs.example/docs/get-started/overview", config=bare)
+    alone = unchrome.extract(raw, config=bare)
+    assert given.text == alone.text
+    assert given.markdown == alone.markdown
+
+
 def test_short_not_found_notice_next_to_a_link_raises_page_not_found():
     body = "<div><p>Page not found.</p><a href='/'>Home</a></div>"
     with pytest.raises(PageNotFound):
