@@ -614,6 +614,31 @@ def test_a_page_gives_the_same_story_with_its_url_and_without():
     assert given.markdown == alone.markdown
 
 
+def test_favor_recall_keeps_a_listings_introduction_above_its_grid():
+    # Cards of paragraphs make the grid read as a story; its introduction sits above it.
+    intro = (
+        "Our guide to every public library in the county, with opening hours, reading "
+        "rooms and the events each branch runs through the year."
+    )
+    cards = "".join(
+        f"<div class='card'><p><a href='/libraries/{i}'>Branch library number {i}</a></p>"
+        f"<p>Open {i} days a week, with a children's corner and a reading room for branch {i}."
+        "</p></div>"
+        for i in range(20)
+    )
+    menu = "".join(f"<li><a href='/s/{i}'>Section {i}</a></li>" for i in range(8))
+    html = page(
+        f"<nav><ul>{menu}</ul></nav><div class='banner'><h1>Libraries in the county</h1>"
+        f"<p>{intro}</p></div><div class='container'><div class='grid'>{cards}</div></div>"
+    )
+    url = "https://news.example/libraries/"
+    recall = unchrome.extract(html, url=url, config=Config(favor="recall"))
+    balanced = unchrome.extract(html, url=url)
+    assert intro in recall.text
+    assert "reading room for branch 19." in recall.text
+    assert set(balanced.text.split("\n")) <= set(recall.text.split("\n"))
+
+
 def test_short_not_found_notice_next_to_a_link_raises_page_not_found():
     body = "<div><p>Page not found.</p><a href='/'>Home</a></div>"
     with pytest.raises(PageNotFound):

@@ -85,9 +85,10 @@ class BlockModel:
 
         story = is_story(agg, sel)
         article = story or is_article(ctx)
-        # Beside a story nothing outside the selection can join: only its blocks need
-        # the model (on WCXB article pages, about a third of the blocks).
-        rows = np.flatnonzero(region) if story else None
+        # Beside a story nothing outside the selection can join (unless the favor is
+        # recall, see decide): only its blocks need the model (on WCXB article pages,
+        # about a third of the blocks).
+        rows = np.flatnonzero(region) if story and FAVOR_SHIFT[favor] >= 0 else None
         probs = self.probabilities(seg, agg, sel, ctx, rows)
         structured, other, add_above = profile_thresholds(
             article, self.drop_structured_below, self.drop_below, self.add_above

@@ -188,7 +188,11 @@ def decide(
         # guard above judged on the balanced one, so that "precision" keeps a subset
         # of what "balanced" keeps and "recall" a superset.
         low, high = DROP_THRESHOLD_RANGE
-        outside = probs >= min(max(add_above + shift, low), high) if not story else outside
+        # "recall" lets blocks outside the selection join beside a story too: a
+        # listing of paragraph cards reads as a story, and its introduction, above the
+        # grid, could join under no favor.
+        if not story or shift < 0:
+            outside = probs >= min(max(add_above + shift, low), high)
         keep = np.where(region, probs >= np.clip(drop_below + shift, low, high), outside)
     return keep
 
