@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from unchrome.pipeline.segmentation import FLAG_COMMENT, Segmentation
+from unchrome.pipeline.segmentation import FLAG_COMMENT, Segmentation, is_prose
 
 # "Reply" in the languages of the suites, as comment systems write the button under
 # each post (a link, a button, a line of actions: "Like · Reply · 2h").
@@ -86,7 +86,16 @@ def flag_threads(seg: Segmentation) -> bool:
             threads.add(parent)
     if not threads:
         return False
-    for b in blocks:
-        if any(e in threads for e in b.path):
+    inside = [any(e in threads for e in b.path) for b in blocks]
+    # Comments follow a story: the prose ahead of the first thread outweighs the posts.
+    # A forum's thread has no story ahead of it (its first post is a post, with its own
+    # row of actions): two forum pages of the news set lost their replies (-0.18 and
+    # -0.29 word F1) when a thread needed no story ahead of it.
+    first = inside.index(True)
+    story = sum(len(b.text) for b in blocks[:first] if is_prose(b))
+    if story < sum(post_chars[t] for t in threads):
+        return False
+    for b, flagged in zip(blocks, inside, strict=True):
+        if flagged:
             b.flags |= FLAG_COMMENT
     return True
