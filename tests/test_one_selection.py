@@ -245,6 +245,18 @@ def test_edit_and_source_links_leave_the_headings_of_every_rendering():
     assert "open_library()" in result.text and "Volunteers" in result.html
 
 
+def test_a_section_heading_over_a_kept_paragraph_stays_with_it():
+    # No headline: the first section's heading opens the story, and the block model
+    # doubts it (a short block at the story's top edge).
+    html = page(
+        f"<article><h2>Budget</h2><p>{STORY[0]}</p><h3>Open library</h3><p>{STORY[1]}</p>"
+        f"<h2>Volunteers</h2>{story(STORY[2:])}</article>"
+    )
+    result = unchrome.extract(html, url=URL)
+    assert result.markdown.startswith(f"## Budget\n\n{STORY[0]}"), result.markdown
+    assert result.text.startswith(f"Budget\n\n{STORY[0]}")
+
+
 def test_every_table_row_reaches_text_and_markdown():
     rows = [("Python", "3.11 or newer"), ("Memory", "2 GB")]
     table = (
