@@ -155,6 +155,62 @@ def test_comments_under_an_article_stay_out_of_every_rendering():
         assert "waste of money" not in rendering
 
 
+READER_POSTS = (
+    ("Maria K.", "2 hours ago", "Great news for the kids, we go every Sunday and the reading "
+     "room is always full of families who have nowhere else to go on a rainy afternoon."),
+    ("tom_b", "3 hours ago", "Who pays for the volunteers though? Nobody asked the people "
+     "who will do the work whether they can give up their weekends for this."),
+    ("Ann", "5 hours ago", "Finally some common sense from the council, after years of cuts "
+     "to every service that actually matters to the people who live here."),
+    ("J. Smith", "yesterday", "The branch office closing is a bad trade in my view, older "
+     "residents rely on it and the library can not replace what it offers them."),
+)  # fmt: skip
+
+
+def reader_posts() -> str:
+    """Comments in plain elements: no class or id names them."""
+    return "".join(
+        f"<div class='item'><div class='meta'><b>{name}</b> <time>{when}</time></div>"
+        f"<p>{words}</p><div class='actions'><a href='#r{i}'>Reply</a> <a href='#l{i}'>Like</a>"
+        "</div></div>"
+        for i, (name, when, words) in enumerate(READER_POSTS)
+    )
+
+
+@pytest.mark.parametrize("inside", [True, False])
+def test_unnamed_reader_comments_stay_out_unless_asked_for(inside):
+    thread = f"<div class='thread'><h3>4 responses</h3>{reader_posts()}</div>"
+    body = f"<h1>Library stays open</h1>{story()}"
+    html = page(
+        f"<article>{body}{thread}</article>"
+        if inside
+        else f"<main><article>{body}</article>{thread}</main>"
+    )
+    result = unchrome.extract(html, url=URL)
+    for rendering in (result.text, result.markdown, result.html):
+        assert STORY[3] in rendering or "volunteers from the local" in rendering
+        assert "common sense" not in rendering and "4 responses" not in rendering
+    asked = unchrome.extract(html, url=URL, config=Config(include_comments=True))
+    assert "common sense" in asked.text and STORY[0] in asked.text
+
+
+def test_a_thread_of_unnamed_posts_is_the_content_of_its_page():
+    html = page(f"<h1>Sunday opening at the library</h1>{reader_posts()}")
+    result = unchrome.extract(html, url="https://forum.example/threads/42/")
+    for _, _, words in READER_POSTS:
+        assert words in result.text
+
+
+def test_a_story_with_one_reply_link_keeps_its_paragraphs():
+    html = page(
+        f"<article><h1>Library stays open</h1>{story()}<p><a href='#reply'>Reply</a></p>"
+        f"</article><div class='item'><p>{READER_POSTS[0][2]}</p><a href='#r'>Reply</a></div>"
+    )
+    result = unchrome.extract(html, url=URL)
+    for paragraph in STORY:
+        assert paragraph in result.text
+
+
 # ------------------------------------------------------------------ Markdown rules
 
 
@@ -170,6 +226,35 @@ def test_heading_permalinks_leave_no_empty_link():
     assert "## Why now" in result.markdown
     assert "## How it works" in result.markdown and "¶" not in result.markdown
     assert "¶" not in result.text
+
+
+def test_edit_and_source_links_leave_the_headings_of_every_rendering():
+    html = page(
+        "<article><h1>Library stays open</h1><h2>Budget <span class='mw-editsection'><span>[</span>"
+        "<a href='/w/index.php?title=Library&action=edit&section=2'>edit</a><span>]</span>"
+        f"</span></h2><p>{STORY[0]}</p><h3>open_library() <a class='reference internal' "
+        "href='/_modules/lib.html#open_library'><span class='viewcode-link'>[source]</span></a>"
+        f"</h3><p>{STORY[1]}</p><h2>Volunteers <a href='/wp-admin/post.php?post=3'>Edit</a>"
+        f"</h2>{story(STORY[2:])}</article>"
+    )
+    result = unchrome.extract(html, url=URL)
+    assert "## Budget\n" in result.markdown and "### open_library()\n" in result.markdown
+    assert "## Volunteers\n" in result.markdown
+    for rendering in (result.text, result.markdown, result.html):
+        assert not re.search(r"\bedit\b|\[source\]|\[\s*\]", rendering, re.I), rendering
+    assert "open_library()" in result.text and "Volunteers" in result.html
+
+
+def test_a_section_heading_over_a_kept_paragraph_stays_with_it():
+    # No headline: the first section's heading opens the story, and the block model
+    # doubts it (a short block at the story's top edge).
+    html = page(
+        f"<article><h2>Budget</h2><p>{STORY[0]}</p><h3>Open library</h3><p>{STORY[1]}</p>"
+        f"<h2>Volunteers</h2>{story(STORY[2:])}</article>"
+    )
+    result = unchrome.extract(html, url=URL)
+    assert result.markdown.startswith(f"## Budget\n\n{STORY[0]}"), result.markdown
+    assert result.text.startswith(f"Budget\n\n{STORY[0]}")
 
 
 def test_every_table_row_reaches_text_and_markdown():
@@ -302,3 +387,13 @@ def test_ruby_readings_leave_every_rendering():
         assert "図書館" in rendering
         assert "としょかん" not in rendering
         assert "(" not in rendering.split("図書館")[1][:3]
+
+
+def test_two_rows_of_actions_in_one_element_make_no_post():
+    html = page(
+        f"<article><h1>Library stays open</h1>{story()}"
+        "<div><a href='#a'>Reply</a><p>Thanks for reading.</p><a href='#b'>Reply</a></div>"
+        "</article>"
+    )
+    result = unchrome.extract(html, url=URL)
+    assert STORY[0] in result.text

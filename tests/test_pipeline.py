@@ -536,6 +536,109 @@ def test_sanitized_html_has_no_active_content_and_absolute_urls():
     assert all(m.url.startswith("https://") for m in result.images + result.links)
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "file:///etc/passwd",
+        "FILE:///C:/Users/me/notes.html",
+        "data:text/html,<p>inline page</p>",
+        "data:image/png;base64,iVBORw0KGgo",
+        "javascript:alert(1)",
+        " java\tscript:alert(1)",
+        "vbscript:msgbox(1)",
+    ],
+)
+def test_file_data_and_script_urls_leave_markdown_and_html_but_their_text_stays(url):
+    html = page(
+        f'<article><p>{STORY[0]} See <a href="{url}">the minutes of the meeting</a>.</p>'
+        f'<p>{STORY[1]}</p><img src="{url}" alt="the reading room"><p>{STORY[2]}</p></article>'
+    )
+    result = unchrome.extract(html, url="https://herald.example/news/story")
+    scheme = url.replace("\t", "").strip().split(":")[0].lower()
+    for rendering in (result.markdown, result.html):
+        assert f"{scheme}:" not in rendering.lower(), rendering
+    assert "the minutes of the meeting" in result.text
+    assert "See the minutes of the meeting." in result.markdown
+    assert not [m for m in result.links + result.images if m.url.lower().startswith(scheme)]
+
+
+def test_links_resolved_against_a_file_url_leave_the_html():
+    html = page(
+        f'<article><p>{STORY[0]} <a href="notes.html">The notes</a>.</p>'
+        f"{story_html(STORY[1:])}</article>"
+    )
+    result = unchrome.extract(html, url="file:///home/me/pages/story.html")
+    assert "file:" not in result.html and "file:" not in result.markdown
+    assert "The notes" in result.markdown
+
+
+def test_section_headings_named_by_widget_words_stay_in_the_story():
+    titles = ("Promotion", "Share prices", "Sponsored")
+    body = "".join(
+        f"<h2 id='{title.lower().replace(' ', '-')}'>{title}</h2><p>{paragraph}</p>"
+        for title, paragraph in zip(titles, STORY, strict=False)
+    )
+    result = unchrome.extract(page(f"<article><h1>Club news</h1>{body}</article>"))
+    for title in titles:
+        assert f"## {title}\n" in result.markdown, result.markdown
+
+
+def test_a_schedule_before_the_headline_and_a_headlines_feed_after_the_story_stay_out():
+    schedule = "".join(f"<tr><td>{h}:00</td><td>Programme {h}</td></tr>" for h in range(6, 12))
+    feed = "".join(
+        f"<li><a href='/news/{i}'>Headline number {i} about the town</a>"
+        f"<p>A one-line summary of story {i} for readers.</p></li>"
+        for i in range(6)
+    )
+    html = page(
+        f"<article><div><h4>On air today</h4><table>{schedule}</table></div>"
+        f"<h1>Library stays open</h1>{story_html()}"
+        f"<div><h3>More headlines</h3><ul>{feed}</ul></div></article>",
+        head="<title>Library stays open</title><meta property='og:type' content='article'>",
+    )
+    result = unchrome.extract(html, url="https://news.example/2024/05/library")
+    for paragraph in STORY:
+        assert paragraph in result.text
+    for rendering in (result.text, result.markdown):
+        assert "Programme" not in rendering and "summary of story" not in rendering, rendering
+        assert "Headline number" not in rendering
+
+
+def test_a_page_gives_the_same_story_with_its_url_and_without():
+    # The same blocks; only the links' addresses differ (relative without a URL).
+    raw = fixture("declared_url.html")
+    bare = Config(include_links=False)
+    given = unchrome.extract(raw, url="https://docs.example/docs/get-started/overview", config=bare)
+    alone = unchrome.extract(raw, config=bare)
+    assert given.text == alone.text
+    assert given.markdown == alone.markdown
+
+
+def test_favor_recall_keeps_a_listings_introduction_above_its_grid():
+    # Cards of paragraphs make the grid read as a story; its introduction sits above it.
+    intro = (
+        "Our guide to every public library in the county, with opening hours, reading "
+        "rooms and the events each branch runs through the year."
+    )
+    cards = "".join(
+        f"<div class='card'><p><a href='/libraries/{i}'>Branch library number {i}</a></p>"
+        f"<p>Open {i} days a week, with a children's corner and a reading room for branch {i}."
+        "</p></div>"
+        for i in range(20)
+    )
+    menu = "".join(f"<li><a href='/s/{i}'>Section {i}</a></li>" for i in range(8))
+    html = page(
+        f"<nav><ul>{menu}</ul></nav><div class='banner'><h1>Libraries in the county</h1>"
+        f"<p>{intro}</p></div><div class='container'><div class='grid'>{cards}</div></div>"
+    )
+    url = "https://news.example/libraries/"
+    recall = unchrome.extract(html, url=url, config=Config(favor="recall"))
+    balanced = unchrome.extract(html, url=url)
+    assert intro in recall.text
+    assert "reading room for branch 19." in recall.text
+    assert set(balanced.text.split("\n")) <= set(recall.text.split("\n"))
+
+
 def test_short_not_found_notice_next_to_a_link_raises_page_not_found():
     body = "<div><p>Page not found.</p><a href='/'>Home</a></div>"
     with pytest.raises(PageNotFound):

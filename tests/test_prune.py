@@ -283,3 +283,33 @@ def test_a_plugin_objects_fallback_is_read_as_a_browser_shows_it() -> None:
     text, _ = _pruned_text(html)
     assert "four guests tell the host" in text
     assert "Paragraph 2 of the segment" in text
+
+
+def test_a_section_heading_is_not_pruned_for_a_widget_word_in_its_id() -> None:
+    # A heading named after its own words carries its anchor: a story about a club's
+    # promotion, a market's share prices, a sponsored research project lost those
+    # section headings to their ids.
+    headings = ("Promotion", "Share prices", "Sponsored research", "Comments")
+    story = "".join(
+        f"<h2 id='{'h-' if i == 3 else ''}{title.lower().replace(' ', '-')}'>{title}</h2>"
+        f"<p>Paragraph {i} of the story tells how the season ended for the club.</p>"
+        for i, title in enumerate(headings)
+    )
+    html = (
+        f"<html><body><article>{story}</article>"
+        "<div id='share'><a href='/s'>Share this</a></div></body></html>"
+    )
+    text, pruned = _pruned_text(html)
+    for title in headings:
+        assert f"{title}</h2>" in html and title in text
+    assert not pruned.comment_sections
+    assert "Share this" not in text
+    # An id that is not the heading's words still names it: a comment thread's heading
+    # and its form's, and a class names a widget's title whatever the id.
+    text, pruned = _pruned_text(
+        f"<html><body>{story}<h3 id='comments'>53 Responses to the story</h3>"
+        "<h3 id='respond'>Leave a Reply</h3>"
+        "<h3 class='share-title' id='share-the-story'>Share the story</h3></body></html>"
+    )
+    assert "Leave a Reply" not in text and "Share the story" not in text
+    assert len(pruned.comment_sections) == 1

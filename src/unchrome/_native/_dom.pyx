@@ -485,7 +485,9 @@ def segment(
                 if mark:
                     sticky |= mark
             elif child == NULL or (
-                tag == "a" and kind in HEADING_SET and _is_permalink(_wrap(node, parser))
+                (tag == "a" or tag == "span")
+                and kind in HEADING_SET
+                and _is_permalink(_wrap(node, parser))
             ):
                 pass
             elif not is_block and child.type == LXB_DOM_NODE_TYPE_TEXT and child.next == NULL:

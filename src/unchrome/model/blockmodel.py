@@ -28,6 +28,7 @@ from unchrome.model.features import PageContext, feature_names, features
 from unchrome.model.policy import (
     FAVOR_SHIFT,
     MAX_MODEL_BLOCKS,
+    before_headline,
     decide,
     drop_thresholds,
     is_article,
@@ -87,9 +88,10 @@ class BlockModel:
 
         story = is_story(agg, sel)
         article = story or is_article(ctx)
-        # Beside a story nothing outside the selection can join: only its blocks need
-        # the model (on WCXB article pages, about a third of the blocks).
-        rows = np.flatnonzero(region) if story else None
+        # Beside a story nothing outside the selection can join (unless the favor is
+        # recall, see decide): only its blocks need the model (on WCXB article pages,
+        # about a third of the blocks).
+        rows = np.flatnonzero(region) if story and FAVOR_SHIFT[favor] >= 0 else None
         probs = self.probabilities(seg, agg, sel, ctx, rows)
         structured, other, add_above = profile_thresholds(
             article, self.drop_structured_below, self.drop_below, self.add_above
@@ -99,7 +101,7 @@ class BlockModel:
         keep = decide(probs, region, chars, drop_below, add_above, story)
         after_story = None
         if article:
-            ended = story_end(seg.blocks, keep, probs)
+            ended = before_headline(seg.blocks, story_end(seg.blocks, keep, probs))
             after_story, keep = keep & ~ended, ended
         if article and not is_other_kind(ctx):
             # The second reading: what lies outside Readability's container must earn

@@ -33,7 +33,13 @@ _LAZY_SRC = ("data-src", "data-lazy-src", "data-original", "data-url", "data-laz
 _CODE_LANG = re.compile(
     r"(?:^|\s)(?:language-|lang-|highlight-(?:source-)?|brush:\s*)([\w+#.-]+)", re.I
 )
-_UNSAFE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data(?!:image/)):", re.I)
+# URLs no reader of the output can follow, or that run code: a script, an inline
+# document or picture (a data: image's base64 bulk in the Markdown, an inline page
+# that runs its own scripts) and a file on someone's disk. Browsers drop ASCII tabs
+# and newlines anywhere in a URL and spaces and control characters around it
+# ("java\tscript:" runs), so the test reads it with those removed (_scheme_text).
+_UNSAFE_SCHEME = re.compile(r"(?:javascript|vbscript|data|file):", re.I)
+_URL_IGNORED = re.compile(r"[\t\n\r]|^[\x00-\x20]+")
 # What a browser's URL parser percent-encodes in a URL's path and query: whitespace,
 # quotes, angle brackets and the backtick. A page's broken markup can leave them in
 # an href (an affiliate link whose href ran on into '">Razor <img src=...'); kept
@@ -535,10 +541,11 @@ class _Writer:
             if name not in _KEEP_ATTRS:
                 continue
             if name in _URL_ATTRS:
-                if value is None or _UNSAFE_SCHEME.match(value):
+                if value is None or _unsafe_url(value):
                     continue
                 value = resolve(self.base_url, value)
-                if value is None:
+                if value is None or _unsafe_url(value):
+                    # Resolved against a file: page's own URL.
                     continue
                 value = value.translate(_URL_ESCAPES)
             kept[name] = value
@@ -564,6 +571,12 @@ class _Writer:
 
     def _collect(self, tag: str, node: LexborNode, attrs: dict[str, str | None]) -> None:
         _collect(tag, node, attrs, self.media, self.seen_media)
+
+
+def _unsafe_url(value: str) -> bool:
+    """Whether a link or a source is one of the _UNSAFE_SCHEME URLs, read as a browser
+    reads it."""
+    return _UNSAFE_SCHEME.match(_URL_IGNORED.sub("", value)) is not None
 
 
 def _code_language(pre: LexborNode) -> str | None:
