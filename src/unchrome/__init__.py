@@ -13,9 +13,13 @@ for row in unchrome.crawl("https://example.com/", state_dir="site.state"): ...
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from unchrome.config import Config, Scorer
+
+# Imported after the subpackage unchrome.crawl, the function takes its name in the
+# package (unchrome.crawl is the function; its modules are imported by their full path).
+from unchrome.crawl.crawler import crawl
+from unchrome.crawl.discover import map_site
+from unchrome.crawl.politeness import Politeness
 from unchrome.errors import (
     BlockedBySite,
     ExtractFailed,
@@ -36,31 +40,7 @@ from unchrome.net.remote import aread, read
 from unchrome.pipeline.extractor import Extractor, extract, extract_file, extract_text
 from unchrome.result import Media, Result
 
-if TYPE_CHECKING:
-    from unchrome.crawl.crawler import crawl
-    from unchrome.crawl.discover import map_site
-    from unchrome.crawl.politeness import Politeness
-
 __version__ = "0.1.0"
-
-# The crawl's names load on first use: a page's extraction, and the command line's
-# start-up, need none of its modules (robots.txt, XML and SQLite readers).
-_LAZY = {
-    "crawl": "unchrome.crawl.crawler",
-    "map_site": "unchrome.crawl.discover",
-    "Politeness": "unchrome.crawl.politeness",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'unchrome' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
 
 
 __all__ = [
