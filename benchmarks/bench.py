@@ -34,6 +34,12 @@ the same decoded string.
 The data is never copied into the repository: it is read from ``--data`` or, by default,
 from ``../shared/data/<suite>`` next to the repository (see :func:`default_data_dirs`).
 
+Metadata, where a set labels it (WCXB, fundus, Readability, the classic set's author
+and date): each system's agreement with the labelled title (contains it; is it), authors
+(the same set of names) and date (the same day), and the page ceiling, the share of the
+labelled values that appear on the page at all (format_metadata_agreement; the rules in
+docs/metadata.md).
+
 Timing, per system: p50 and p99 of the per-page times (ms, raw bytes to text), the mean,
 and pages/s of one process (1000 / mean ms); under the tables, each other system's p50
 and p99 over unchrome's ("time ratio trafilatura / unchrome: p50 5.12, p99 4.30").

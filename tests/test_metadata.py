@@ -603,6 +603,19 @@ def test_a_by_line_printed_under_the_headline_names_the_author() -> None:
     assert md(page(body=prose)).authors == []
 
 
+def test_a_link_previews_written_by_label_names_the_author() -> None:
+    head = (
+        '<meta name="twitter:label1" content="Written by">'
+        '<meta name="twitter:data1" content="Tyler Brown">'
+        '<meta name="twitter:label2" content="Est. reading time">'
+    )
+    assert md(page(head)).authors == ["Tyler Brown"]
+    # The page's own author meta comes first.
+    assert md(page(head + '<meta name="author" content="Jay Berstein">')).authors == [
+        "Jay Berstein"
+    ]
+
+
 def test_a_user_cards_badge_counts_are_not_part_of_the_name() -> None:
     body = (
         '<div class="post"><div class="user-details" itemprop="author">'

@@ -155,6 +155,8 @@ def _pick_authors(
                 declared = _names(value, site_keys)
                 if declared:
                     break
+    if not declared:
+        declared = _names(_labelled_author(metas), site_keys)
     if declared and not outlet and not all(_is_site(name, site_keys) for name in declared):
         return declared
     # An author that is the site itself, or none: a byline naming people beats it (a
@@ -168,6 +170,21 @@ def _pick_authors(
     if named and not (declared and people[0].casefold().startswith(declared[0].casefold())):
         return people
     return declared or people
+
+
+# Link previews' labelled fields (twitter:label1 "Written by", twitter:data1 the name),
+# as WordPress's SEO plugins write them.
+_AUTHOR_LABEL_RE = re.compile(r"written by|author|verfasst|auteur|autor|escrito", re.I)
+
+
+def _labelled_author(metas: dict[str, str]) -> str | None:
+    for i in range(1, 5):
+        label = metas.get(f"twitter:label{i}")
+        if label is None:
+            return None
+        if _AUTHOR_LABEL_RE.search(label):
+            return metas.get(f"twitter:data{i}")
+    return None
 
 
 _ORGANISATION_TYPES = frozenset(
