@@ -79,9 +79,11 @@ class BlockModel:
         sel: Selection,
         ctx: PageContext,
         favor: str = "balanced",
+        bound_story: bool = True,
     ) -> np.ndarray:
         """Which blocks are main content (see ``decide``), every threshold moved by
-        ``favor`` (see FAVOR_SHIFT)."""
+        ``favor`` (see FAVOR_SHIFT). ``bound_story`` False (Config.include_comments)
+        keeps what follows an article's container (see within_container)."""
         region = sel.in_root & ~sel.noise
         if len(seg.blocks) > MAX_MODEL_BLOCKS:
             return region
@@ -103,7 +105,7 @@ class BlockModel:
         if article:
             ended = before_headline(seg.blocks, story_end(seg.blocks, keep, probs))
             after_story, keep = keep & ~ended, ended
-        if article and not is_other_kind(ctx):
+        if article and bound_story and not is_other_kind(ctx):
             # The second reading: what lies outside Readability's container must earn
             # its place (policy.within_container).
             box = read_container(seg, agg)

@@ -398,7 +398,10 @@ class Extractor:
             return select.settle(seg, keep, title, region=() if wanted else (0,))
         view, agg, sel = seen.seg, seen.agg, seen.sel
         if model is not None:
-            view_keep = model.keep(view, agg, sel, seen.ctx, favor)
+            # A caller who asks for comments keeps what follows the story's container.
+            view_keep = model.keep(
+                view, agg, sel, seen.ctx, favor, bound_story=not cfg.include_comments
+            )
         else:
             # The density selection less its link lists: a caller's scorer, or no model.
             view_keep = sel.in_root & ~sel.noise
