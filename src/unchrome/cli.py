@@ -53,7 +53,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -63,8 +63,10 @@ from unchrome.cli_options import (
     EXIT_USAGE,
     add_content_options,
     add_favor_option,
+    add_fetch_options,
     content_config,
     exit_code,
+    fetch_config_of,
 )
 from unchrome.config import RENDER_MODES, Config
 from unchrome.errors import (
@@ -77,9 +79,6 @@ from unchrome.errors import (
 )
 from unchrome.inputs import has_scheme, is_url, read_page, read_page_file, url_list
 from unchrome.net.fetch_config import (
-    ENV_ALLOW_ADDRESSES,
-    ENV_ALLOW_PORTS,
-    ENV_FETCH_DEADLINE,
     FetchConfig,
 )
 from unchrome.net.remote import read
@@ -275,28 +274,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--remove-selector", metavar="CSS", help="drop these elements")
     add_favor_option(p)
     add_content_options(p)
-    p.add_argument(
-        "--timeout",
-        type=float,
-        help=f"total seconds per URL fetch (default: {ENV_FETCH_DEADLINE}, else 10)",
-    )
-    p.add_argument(
-        "--allow-address",
-        action="append",
-        default=[],
-        metavar="CIDR",
-        help="also allow fetching these (private) networks, e.g. 10.0.0.0/8; adds to "
-        f"{ENV_ALLOW_ADDRESSES} (CIDRs, comma-separated)",
-    )
-    p.add_argument(
-        "--allow-port",
-        action="append",
-        default=[],
-        type=int,
-        metavar="PORT",
-        help=f"also allow this port besides 80 and 443; adds to {ENV_ALLOW_PORTS} "
-        "(ports, comma-separated)",
-    )
+    add_fetch_options(p)
     p.add_argument(
         "--render",
         choices=RENDER_MODES,
@@ -397,7 +375,7 @@ def _run(argv: list[str]) -> int:
             render=opts.render,
             **content_config(opts),
         )
-        fetch_config = _fetch_config(opts)
+        fetch_config = fetch_config_of(opts)
     except InvalidInput as exc:
         parser.error(str(exc))
     sources = expand(opts.inputs)
@@ -427,18 +405,6 @@ def _run(argv: list[str]) -> int:
         fetch_config,
         url=opts.url,
         show_progress=not opts.no_progress and sys.stderr.isatty(),
-    )
-
-
-def _fetch_config(opts: argparse.Namespace) -> FetchConfig:
-    """The environment's fetch settings (FetchConfig.from_env, as the service reads
-    them), the flags added to them."""
-    env = FetchConfig.from_env()
-    return replace(
-        env,
-        allow_ports=(*env.allow_ports, *opts.allow_port),
-        allow_addresses=(*env.allow_addresses, *opts.allow_address),
-        deadline=env.deadline if opts.timeout is None else opts.timeout,
     )
 
 

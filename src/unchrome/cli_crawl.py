@@ -24,7 +24,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from unchrome.cli_options import EXIT_CODES, EXIT_OK, add_favor_option, exit_code
+from unchrome.cli_options import (
+    EXIT_CODES,
+    EXIT_OK,
+    add_content_format_option,
+    add_favor_option,
+    add_fetch_options,
+    exit_code,
+    fetch_config_of,
+)
 from unchrome.config import Config
 from unchrome.crawl import sitemap
 from unchrome.crawl.crawler import DEFAULT_MAX_DEPTH, Crawler, CrawlOptions
@@ -34,7 +42,6 @@ from unchrome.crawl.politeness import CRAWL_USER_AGENT, DEFAULT_DELAY, Politenes
 from unchrome.crawl.state import open_state
 from unchrome.errors import FileAccessError, InvalidInput, UnchromeError
 from unchrome.net.fetch_config import FetchConfig
-from unchrome.scale.batch import CONTENT_FORMATS
 from unchrome.scale.sink import SINK_FORMATS
 
 # The bar's counters, in the order shown.
@@ -55,27 +62,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=CRAWL_USER_AGENT,
         help=f"the User-Agent sent, and matched against robots.txt (default {CRAWL_USER_AGENT!r})",
     )
-    p.add_argument(
-        "--timeout",
-        type=float,
-        default=None,
-        help="seconds per fetch (default: UNCHROME_FETCH_DEADLINE, else the library's)",
-    )
-    p.add_argument(
-        "--allow-address",
-        action="append",
-        default=[],
-        metavar="CIDR",
-        help="also allow fetching these (private) networks, e.g. 10.0.0.0/8",
-    )
-    p.add_argument(
-        "--allow-port",
-        action="append",
-        default=[],
-        type=int,
-        metavar="PORT",
-        help="also allow this port besides 80 and 443",
-    )
+    add_fetch_options(p)
     p.add_argument(
         "--sitemap-max-bytes",
         type=int,
@@ -122,13 +109,7 @@ def crawl_parser() -> argparse.ArgumentParser:
         help="with --state: ask a finished crawl's pages again (If-None-Match, "
         "If-Modified-Since); unchanged pages (304) give no row",
     )
-    p.add_argument(
-        "-f",
-        "--format",
-        choices=CONTENT_FORMATS,
-        default="both",
-        help="content columns to fill: text and markdown (both, default), or one of them",
-    )
+    add_content_format_option(p)
     add_favor_option(p)
     p.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
     return p
@@ -154,16 +135,8 @@ def _settings(
     p: argparse.ArgumentParser, opts: argparse.Namespace
 ) -> tuple[FetchConfig, Politeness]:
     try:
-        # The environment's settings (UNCHROME_ALLOW_PORTS, ...), as the main command
-        # and the service read them, the flags added to them.
-        env = FetchConfig.from_env()
-        fetch_config = replace(
-            env,
-            allow_ports=(*env.allow_ports, *opts.allow_port),
-            allow_addresses=(*env.allow_addresses, *opts.allow_address),
-            deadline=env.deadline if opts.timeout is None else opts.timeout,
-            user_agent=opts.user_agent,
-        )
+        # The environment's settings, the flags added, as the main command reads them.
+        fetch_config = replace(fetch_config_of(opts), user_agent=opts.user_agent)
         politeness = Politeness(delay=opts.delay, user_agent=opts.user_agent)
     except InvalidInput as exc:
         p.error(str(exc))

@@ -6,9 +6,17 @@ cli_warc."""
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 from unchrome.config import FAVORS
 from unchrome.errors import UnchromeError
+from unchrome.net.fetch_config import (
+    ENV_ALLOW_ADDRESSES,
+    ENV_ALLOW_PORTS,
+    ENV_FETCH_DEADLINE,
+    FetchConfig,
+)
+from unchrome.scale.batch import CONTENT_FORMATS
 
 EXIT_CODES: dict[str, int] = {
     "INVALID_INPUT": 3,
@@ -74,4 +82,55 @@ def add_favor_option(p: argparse.ArgumentParser) -> None:
         choices=FAVORS,
         default="balanced",
         help="leave doubtful blocks out (precision) or keep them (recall); default balanced",
+    )
+
+
+def add_fetch_options(p: argparse.ArgumentParser) -> None:
+    """``--timeout``, ``--allow-address`` and ``--allow-port`` (``unchrome``, ``unchrome
+    map`` and ``unchrome crawl``): added to the environment's settings (fetch_config_of)."""
+    p.add_argument(
+        "--timeout",
+        type=float,
+        help=f"total seconds per fetch (default: {ENV_FETCH_DEADLINE}, else 10)",
+    )
+    p.add_argument(
+        "--allow-address",
+        action="append",
+        default=[],
+        metavar="CIDR",
+        help="also allow fetching these (private) networks, e.g. 10.0.0.0/8; adds to "
+        f"{ENV_ALLOW_ADDRESSES} (CIDRs, comma-separated)",
+    )
+    p.add_argument(
+        "--allow-port",
+        action="append",
+        default=[],
+        type=int,
+        metavar="PORT",
+        help=f"also allow this port besides 80 and 443; adds to {ENV_ALLOW_PORTS} "
+        "(ports, comma-separated)",
+    )
+
+
+def fetch_config_of(opts: argparse.Namespace) -> FetchConfig:
+    """The environment's fetch settings (FetchConfig.from_env, as the service reads
+    them), add_fetch_options' flags added to them."""
+    env = FetchConfig.from_env()
+    return replace(
+        env,
+        allow_ports=(*env.allow_ports, *opts.allow_port),
+        allow_addresses=(*env.allow_addresses, *opts.allow_address),
+        deadline=env.deadline if opts.timeout is None else opts.timeout,
+    )
+
+
+def add_content_format_option(p: argparse.ArgumentParser) -> None:
+    """``-f/--format``: the content columns a batch row fills (``unchrome warc`` and
+    ``unchrome crawl``)."""
+    p.add_argument(
+        "-f",
+        "--format",
+        choices=CONTENT_FORMATS,
+        default="both",
+        help="content columns to fill: text and markdown (both, default), or one of them",
     )

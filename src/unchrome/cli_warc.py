@@ -27,6 +27,7 @@ from typing import Any
 
 from unchrome.cli_options import (
     EXIT_CODES,
+    add_content_format_option,
     add_content_options,
     add_favor_option,
     content_config,
@@ -35,7 +36,6 @@ from unchrome.cli_options import (
 from unchrome.config import Config
 from unchrome.errors import ExtraMissing, InvalidInput, UnchromeError, import_extra
 from unchrome.scale.batch import (
-    CONTENT_FORMATS,
     DEADLINE_GRACE,
     OK,
     ExtractionPool,
@@ -69,13 +69,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="OUT",
         help="OUT.jsonl (default: standard output), OUT.jsonl.gz or OUT.parquet",
     )
-    p.add_argument(
-        "-f",
-        "--format",
-        choices=CONTENT_FORMATS,
-        default="both",
-        help="content columns to fill: text and markdown (both, default), or one of them",
-    )
+    add_content_format_option(p)
     p.add_argument(
         "--output-format",
         choices=SINK_FORMATS,
