@@ -413,7 +413,8 @@ def within_container(
     # evidence): Readability's paragraph points miss them, and a story's listing or data
     # table after its last paragraph is its own (WCXB dev Markdown: table rows 0.773 ->
     # 0.762 and code blocks 0.673 -> 0.661 when they had to earn it too).
-    earn |= np.fromiter((b.kind in KEPT_OUTSIDE_KINDS for b in blocks), bool, len(blocks))
+    for index in np.flatnonzero(keep & ~earn).tolist():
+        earn[index] = blocks[index].kind in KEPT_OUTSIDE_KINDS
     span = np.flatnonzero(both)
     first, last = int(span[0]), int(span[-1])
     earn[first : last + 1] = True
