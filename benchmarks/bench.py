@@ -292,21 +292,28 @@ def load_news(data_dir: Path, limit: int | None = None) -> list[Page]:
     grouped by ``source`` and ``type`` ("news-spiders article", "magic-html forum")."""
     rows = json.loads((data_dir / "index.json").read_text(encoding="utf-8"))
     pages = [
-        Page(
-            file_id=row["id"],
-            page_type=f"{row['source']} {row['type']}",
-            url=row.get("url") or None,
-            html_path=data_dir / "pages" / f"{row['id']}.html.gz",
-            truth=row["expected"],
-            with_snippets=(),
-            without_snippets=(),
-            lang=row.get("lang"),
-            cjk_tokens=True,
-            source=row["source"],
-        )
+        _index_page(data_dir, row, f"{row['source']} {row['type']}", source=row["source"])
         for row in rows
     ]
     return pages[:limit] if limit is not None else pages
+
+
+def _index_page(data_dir: Path, row: dict[str, Any], page_type: str, **fields: Any) -> Page:
+    """A page of the sets laid out as ``index.json`` rows and ``pages/<id>.html.gz``
+    (news, classic, fundus): ``expected`` is the truth, each Han or kana character a
+    token; ``fields`` are the set's own (source, content type, metadata)."""
+    return Page(
+        file_id=row["id"],
+        page_type=page_type,
+        url=row.get("url") or None,
+        html_path=data_dir / "pages" / f"{row['id']}.html.gz",
+        truth=row["expected"],
+        with_snippets=(),
+        without_snippets=(),
+        lang=row.get("lang"),
+        cjk_tokens=True,
+        **fields,
+    )
 
 
 def _classic_group(row: dict[str, Any]) -> str:
@@ -320,20 +327,10 @@ def load_classic(data_dir: Path, limit: int | None = None) -> list[Page]:
     corpus recorded one, becomes the page's Content-Type."""
     rows = json.loads((data_dir / "index.json").read_text(encoding="utf-8"))
     pages = [
-        Page(
-            file_id=row["id"],
-            page_type=(
-                f"{row['source']} {row['type']}"
-                if row["source"] == "chinese-hand"
-                else row["source"]
-            ),
-            url=row.get("url") or None,
-            html_path=data_dir / "pages" / f"{row['id']}.html.gz",
-            truth=row["expected"],
-            with_snippets=(),
-            without_snippets=(),
-            lang=row.get("lang"),
-            cjk_tokens=True,
+        _index_page(
+            data_dir,
+            row,
+            _classic_group(row),
             content_type=f"text/html; charset={row['charset']}" if row.get("charset") else None,
             metadata={k: row[k] for k in ("author", "date") if isinstance(row.get(k), str)},
             source=row["source"],
@@ -389,16 +386,10 @@ def load_fundus(data_dir: Path, limit: int | None = None) -> list[Page]:
         known = {"title": row.get("title"), "date": row.get("date"),
                  "author": ", ".join(authors) if authors else None}  # fmt: skip
         pages.append(
-            Page(
-                file_id=row["id"],
-                page_type="fundus",
-                url=row.get("url") or None,
-                html_path=data_dir / "pages" / f"{row['id']}.html.gz",
-                truth=row["expected"],
-                with_snippets=(),
-                without_snippets=(),
-                lang=row.get("lang"),
-                cjk_tokens=True,
+            _index_page(
+                data_dir,
+                row,
+                "fundus",
                 metadata={k: v for k, v in known.items() if isinstance(v, str) and v.strip()},
                 source="fundus",
             )
