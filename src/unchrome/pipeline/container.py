@@ -91,7 +91,6 @@ class Container:
     top: int  # element id of the top candidate, -1 when no paragraph scored
     roots: list[int]  # the top candidate and the siblings that joined it
     inside: np.ndarray  # per block
-    chars: float  # the characters of the blocks inside
 
 
 def read_container(seg: Segmentation, agg: Aggregate) -> Container:
@@ -100,7 +99,7 @@ def read_container(seg: Segmentation, agg: Aggregate) -> Container:
     parents = seg.parents
     tags = seg.tags
     n_elements = len(seg.nodes)
-    nothing = Container(-1, [], np.zeros(len(blocks), dtype=bool), 0.0)
+    nothing = Container(-1, [], np.zeros(len(blocks), dtype=bool))
     if not blocks or not n_elements:
         return nothing
     # Python lists in the loop (a numpy scalar update costs ten times a list's), arrays
@@ -174,7 +173,7 @@ def read_container(seg: Segmentation, agg: Aggregate) -> Container:
         roots.sort()
     root_of = root_owners(parents, set(roots))
     inside = blocks_inside(agg.block_of, agg.element_of, (root_of >= 0).view(np.uint8), len(blocks))
-    return Container(top, roots, inside, float(agg.block_chars[inside].sum()))
+    return Container(top, roots, inside)
 
 
 def _climb(
