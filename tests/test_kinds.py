@@ -73,6 +73,69 @@ def test_a_thread_whose_opening_post_is_no_story_keeps_its_replies():
     assert "Comment 3: I have tried to forgive" in result.text
 
 
+def _forum_thread(sidebar: str = "") -> str:
+    # Forum software's posts: a user card (the name as a heading, a title, badges), the
+    # date, then the words.
+    posts = "".join(
+        f'<article class="message"><div class="user"><h4 class="name">{name}</h4>'
+        f'<h5 class="title">Member</h5><ul><li>{i + 1} posts</li></ul></div>'
+        f'<div class="main"><ul><li>Mar {i + 6}, 2024</li><li>#{i + 1}</li></ul>'
+        f'<div class="body">Post {i}: {text}</div></div></article>'
+        for i, (name, text) in enumerate(
+            [
+                (
+                    "Bagabaga",
+                    "I just got a fifty gallon tank for free and plan a fish "
+                    "only tank with a canister filter and almost no substrate at all.",
+                ),
+                (
+                    "Reefing102",
+                    "A snowflake eel would likely grow too large for fifty "
+                    "gallons; a dwarf lion would likely be the better choice for you.",
+                ),
+                (
+                    "Dbroncos",
+                    "A little small for a flame angel, I think, though some "
+                    "people keep them in tanks of that size for years without trouble.",
+                ),
+            ]
+        )
+    )
+    return page(
+        f'{sidebar}<h1>New tank thoughts</h1><div class="thread">{posts}</div>',
+        head="<title>New tank thoughts</title>",
+    )
+
+
+def test_a_forum_thread_says_who_wrote_each_post() -> None:
+    url = "https://forum.example/threads/new-tank-thoughts.32375893/"
+    markdown = unchrome.extract(_forum_thread(), url=url).markdown
+    for name in ("Bagabaga", "Reefing102", "Dbroncos"):
+        assert f"#### {name}" in markdown
+    # The poster's name, not the user card's other headings.
+    assert "Member" not in markdown
+    # In the order of the thread: each name over its post.
+    assert markdown.index("Reefing102") < markdown.index("Post 1:") < markdown.index("Dbroncos")
+
+
+def test_a_sidebar_heading_does_not_open_a_post() -> None:
+    sidebar = (
+        '<div class="side"><h4>People in this discussion</h4>'
+        '<a href="/u/1">Bagabaga</a> <a href="/u/2">Dbroncos</a></div>'
+    )
+    url = "https://forum.example/threads/new-tank-thoughts.32375893/"
+    markdown = unchrome.extract(_forum_thread(sidebar), url=url).markdown
+    assert "People in this discussion" not in markdown
+    assert "#### Dbroncos" in markdown
+
+
+def test_an_articles_headings_are_not_read_as_posters() -> None:
+    # Outside a discussion, a heading the model dropped stays dropped.
+    url = "https://news.example/2024/03/new-tank-thoughts/"
+    markdown = unchrome.extract(_forum_thread(), url=url).markdown
+    assert "#### Bagabaga" not in markdown
+
+
 def _readers_comments(count: int) -> str:
     return "".join(
         f'<div class="comment"><p class="author">Reader {i} July {i + 1}, 2012 at 3:56 pm</p>'

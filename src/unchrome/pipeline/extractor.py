@@ -210,7 +210,7 @@ class Extractor:
         # 0.896 -> 0.900 word F1 with it, the news set 0.885 -> 0.899).
         page_url = url or meta.canonical_url
         content, text, seen = self._select(  # 7
-            seg, meta, page_url, has_comments, model, deadline
+            seg, meta, page_url, has_comments, kind == "forum", model, deadline
         )
         deadline.check("select")
 
@@ -310,6 +310,7 @@ class Extractor:
         meta: metadata.Metadata,
         url: str | None,
         has_comments: bool,
+        forum: bool,
         model: blockmodel.BlockModel | None,
         deadline: _Deadline | None = None,
     ) -> tuple[Content, str, _Seen | None]:
@@ -327,7 +328,7 @@ class Extractor:
         favor = self.config.favor
         judge: Favor = "balanced" if model is not None else favor
         seen = self._score(seg, meta, url, FLAG_COMMENT, deadline)  # 1
-        content = self._decide(seg, meta, seen, model, judge, FLAG_COMMENT, deadline)
+        content = self._decide(seg, meta, seen, model, judge, FLAG_COMMENT, forum, deadline)
         text = self._text(content)
         exclude = FLAG_COMMENT
         if has_comments and (  # 2
@@ -340,12 +341,12 @@ class Extractor:
             )
         ):
             with_comments = self._score(seg, meta, url, 0, deadline)
-            retry = self._decide(seg, meta, with_comments, model, judge, 0, deadline)
+            retry = self._decide(seg, meta, with_comments, model, judge, 0, forum, deadline)
             retry_text = self._text(retry)
             if len(retry_text) > len(text):
                 content, text, seen, exclude = retry, retry_text, with_comments, 0
         if judge != favor:  # 3
-            content = self._decide(seg, meta, seen, model, favor, exclude, deadline)
+            content = self._decide(seg, meta, seen, model, favor, exclude, forum, deadline)
             text = self._text(content)
         return content, text, seen
 
@@ -384,6 +385,7 @@ class Extractor:
         model: blockmodel.BlockModel | None,
         favor: Favor,
         exclude: int,
+        forum: bool = False,
         deadline: _Deadline | None = None,
     ) -> Content:
         """Which of the scored blocks are content: the model's decision over the density
@@ -411,6 +413,9 @@ class Extractor:
             # The story ends with the post body the page names (select.within_story_body).
             # A discussion's thread outweighs its first post, which keeps it whole.
             view_keep = select.within_story_body(view.blocks, sel.body, view_keep)
+        if forum:
+            # A thread says who wrote each post.
+            threads.post_authors(view.blocks, view_keep)
         if deadline is not None:
             deadline.check("select")
         return select.settle(

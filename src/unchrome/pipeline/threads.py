@@ -10,8 +10,12 @@ discussion or Config.include_comments asks for it, as it does the named ones.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from unchrome.pipeline.segmentation import FLAG_COMMENT, Segmentation, is_prose
+import numpy as np
+
+from unchrome.pipeline.segmentation import FLAG_COMMENT, Block, Segmentation, is_prose
+from unchrome.rules.tags import HEADINGS
 
 # "Reply" in the languages of the suites, as comment systems write the button under
 # each post (a link, a button, a line of actions: "Like · Reply · 2h").
@@ -99,3 +103,61 @@ def flag_threads(seg: Segmentation) -> bool:
         if flagged:
             b.flags |= FLAG_COMMENT
     return True
+
+
+# A post's author as a heading is a name or a handle, not a sentence: longer headings
+# are a post's title or a section's.
+AUTHOR_MAX_CHARS = 60
+# A thread is two posts or more: one heading over a kept block is any section's.
+MIN_POSTS = 2
+
+
+def post_authors(blocks: Sequence[Block], keep: np.ndarray) -> None:
+    """Keep the heading that opens each post of a thread: the poster's name, which forum
+    software prints as the post's <h2>-<h6> (a user card's "Bagabaga" over "Member",
+    the date and the post). The block model reads a short heading among badges and
+    counters as chrome, and the thread lost who said what.
+
+    A heading opens a post when it is the first heading of the nearest element around
+    it that holds kept blocks (the post), the post holds no other heading of its rank,
+    and every kept block of the post comes after it; a page has a thread when at least
+    MIN_POSTS headings of one rank open one. A sidebar's heading fails the rank test:
+    the element around it that holds kept blocks is the page's, the thread's headings
+    in it.
+
+    Measured on the pages whose kind is "forum" (the only ones it runs on): WCXB dev
+    Markdown heading F1 0.787 -> 0.791 (forum 0.251 -> 0.439); word F1 WCXB forum
+    0.8326 -> 0.8332, the news set's forum threads 0.7983 -> 0.7978 (their annotators
+    leave the names out as often as in: magic-html's keep some threads' posters and
+    not others'), every other page unchanged. Without the first-heading test a user
+    card's title ("Member") came in with the name; without the rank test a sidebar's
+    "People in this discussion" did."""
+    first_kept: dict[int, int] = {}  # element -> its first kept block
+    first_heading: dict[int, int] = {}  # element -> its first heading
+    ranked: dict[tuple[int, str], int] = {}  # (element, heading tag) -> headings inside
+    for i, block in enumerate(blocks):
+        if keep[i]:
+            for element in block.path:
+                first_kept.setdefault(element, i)
+        if block.kind in HEADINGS:
+            for element in block.path:
+                first_heading.setdefault(element, i)
+                ranked[element, block.kind] = ranked.get((element, block.kind), 0) + 1
+    by_rank: dict[str, list[int]] = {}
+    for i, block in enumerate(blocks):
+        if keep[i] or block.kind not in HEADINGS or block.kind == "h1":
+            continue
+        if len(block.text) > AUTHOR_MAX_CHARS or "\n" in block.text:
+            continue
+        # The nearest element around the heading (its own aside) holding a kept block.
+        post = next((e for e in reversed(block.path) if e != block.owner and e in first_kept), None)
+        if (
+            post is not None
+            and first_heading[post] == i
+            and ranked[post, block.kind] == 1
+            and first_kept[post] > i
+        ):
+            by_rank.setdefault(block.kind, []).append(i)
+    for opening in by_rank.values():
+        if len(opening) >= MIN_POSTS:
+            keep[opening] = True
