@@ -12,7 +12,7 @@ import pytest
 
 from crawl_site import PAGES, Site, make_site
 from unchrome import FetchConfig, crawl, map_site
-from unchrome.crawl.politeness import Politeness
+from unchrome.site.politeness import Politeness
 
 DELAY = 0.05
 

@@ -10,11 +10,11 @@ import pytest
 
 from crawl_site import HTML, XML, Site, article, make_site
 from unchrome import FetchConfig, crawl, map_site
-from unchrome.crawl import sitemap
-from unchrome.crawl.discover import Found
-from unchrome.crawl.politeness import Politeness, product_token, retry_after
-from unchrome.crawl.urls import normalize
 from unchrome.errors import InvalidInput
+from unchrome.site import sitemap
+from unchrome.site.discover import Found
+from unchrome.site.politeness import Politeness, product_token, retry_after
+from unchrome.site.urls import normalize
 
 POLITE = Politeness(delay=0.01)
 URLSET = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{}</urlset>'

@@ -18,10 +18,10 @@ import pytest
 
 from crawl_site import PAGES, Site, make_site
 from unchrome import FetchConfig, crawl
-from unchrome.crawl.output import CrawlOutput
-from unchrome.crawl.politeness import Politeness
-from unchrome.crawl.state import State
 from unchrome.net.fetch import Fetched
+from unchrome.site.output import CrawlOutput
+from unchrome.site.politeness import Politeness
+from unchrome.site.state import State
 
 ROOT = Path(__file__).resolve().parents[1]
 NOT_PAGES = ("/robots.txt", "/sitemap_index.xml", "/sitemap-pages.xml.gz", "/feed.xml")

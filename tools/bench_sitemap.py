@@ -5,7 +5,7 @@
 The target (issue 43): a 50,000-URL sitemap parsed in under 2 s, with memory that does
 not grow with the number of URLs (the parse streams: each <url> is dropped once read).
 The sitemaps are made here, written to a temporary file and parsed from it, as
-unchrome.crawl.sitemap.parse is given a stream; the URLs are counted, not kept. Memory
+unchrome.site.sitemap.parse is given a stream; the URLs are counted, not kept. Memory
 is the peak of Python allocations during the parse (tracemalloc, in a second run so
 that its overhead does not weigh on the time).
 """
@@ -21,7 +21,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from unchrome.crawl.sitemap import parse
+from unchrome.site.sitemap import parse
 
 HEAD = b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
 ENTRY = (

@@ -81,7 +81,6 @@ from unchrome.inputs import has_scheme, is_url, read_page, read_page_file, url_l
 from unchrome.net.fetch_config import (
     FetchConfig,
 )
-from unchrome.net.remote import read
 from unchrome.result import Result
 from unchrome.urls import is_web_url
 
@@ -135,6 +134,8 @@ def process(
     from unchrome.pipeline.extractor import extract
 
     if source.kind == "url":
+        from unchrome.net.remote import read  # the HTTP client only for a URL
+
         return read(source.value, config=config, fetch_config=fetch_config)
     if source.kind == "bad_line":
         raise InvalidURL(f"{source.value!r} is not an http(s) URL")

@@ -34,15 +34,15 @@ from unchrome.cli_options import (
     fetch_config_of,
 )
 from unchrome.config import Config
-from unchrome.crawl import sitemap
-from unchrome.crawl.crawler import DEFAULT_MAX_DEPTH, Crawler, CrawlOptions
-from unchrome.crawl.discover import Found, guard_start, map_site
-from unchrome.crawl.output import CrawlOutput, crawl_format
-from unchrome.crawl.politeness import CRAWL_USER_AGENT, DEFAULT_DELAY, Politeness
-from unchrome.crawl.state import open_state
 from unchrome.errors import FileAccessError, InvalidInput, UnchromeError
 from unchrome.net.fetch_config import FetchConfig
 from unchrome.scale.sink import SINK_FORMATS
+from unchrome.site import sitemap
+from unchrome.site.crawler import DEFAULT_MAX_DEPTH, Crawler, CrawlOptions
+from unchrome.site.discover import Found, guard_start, map_site
+from unchrome.site.output import CrawlOutput, crawl_format
+from unchrome.site.politeness import CRAWL_USER_AGENT, DEFAULT_DELAY, Politeness
+from unchrome.site.state import open_state
 
 # The bar's counters, in the order shown.
 BAR_COUNTERS = ("found", "fetched", "written", "refused", "robots", "unchanged", "failed")

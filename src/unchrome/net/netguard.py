@@ -21,10 +21,12 @@ import re
 import socket
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-
-import httpx
+from typing import TYPE_CHECKING
 
 from unchrome.errors import ForbiddenAddress, InvalidURL, UpstreamError
+
+if TYPE_CHECKING:
+    import httpx
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -246,6 +248,8 @@ class Target:
 
 def check_url(url: str | httpx.URL, allowed_ports: Iterable[int]) -> Target:
     """Validate scheme, userinfo, host and port; raise InvalidURL when wrong."""
+    import httpx  # here: the command line reads files without the HTTP client
+
     text = str(url)
     if _ODD_URL_CHARS.search(text):
         raise InvalidURL("URL contains whitespace, control characters or a backslash")

@@ -32,14 +32,14 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from unchrome.crawl.crawler import Crawler, CrawlOptions
-from unchrome.crawl.discover import Found, guard_start, map_site
-from unchrome.crawl.politeness import DEFAULT_DELAY, Politeness
-from unchrome.crawl.state import open_state
-from unchrome.crawl.urls import normalize, site_of
 from unchrome.errors import InvalidInput, Overloaded, UnchromeError
 from unchrome.service.models import ErrorResponse, plain_error
 from unchrome.service.settings import ServiceSettings
+from unchrome.site.crawler import Crawler, CrawlOptions
+from unchrome.site.discover import Found, guard_start, map_site
+from unchrome.site.politeness import DEFAULT_DELAY, Politeness
+from unchrome.site.state import open_state
+from unchrome.site.urls import normalize, site_of
 
 
 @dataclass(frozen=True)

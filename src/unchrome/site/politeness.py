@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
-from unchrome.crawl.robots import UNAVAILABLE_TTL, Robots, RobotsCache
-from unchrome.crawl.urls import origin_of
 from unchrome.errors import InvalidInput
 from unchrome.net.fetch import Fetched, fetch
 from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
+from unchrome.site.robots import UNAVAILABLE_TTL, Robots, RobotsCache
+from unchrome.site.urls import origin_of
 
 log = logging.getLogger("unchrome.crawl")
 

@@ -3,10 +3,10 @@ sitemap indexes and gzipped sitemaps, the feeds the home page announces, and the
 page's own links as the last resort. ``map_site`` lists them; the crawler starts from
 them.
 
-Every URL is normalised (:mod:`unchrome.crawl.urls`), kept when it is on the start
+Every URL is normalised (:mod:`unchrome.site.urls`), kept when it is on the start
 URL's site, checked by the SSRF guard's URL rules and allowed by robots.txt, and given
-once. Sitemaps are bounded: each by :data:`~unchrome.crawl.sitemap.MAX_SITEMAP_BYTES`
-and :data:`~unchrome.crawl.sitemap.MAX_SITEMAP_URLS`, all by ``max_sitemaps``; an index
+once. Sitemaps are bounded: each by :data:`~unchrome.site.sitemap.MAX_SITEMAP_BYTES`
+and :data:`~unchrome.site.sitemap.MAX_SITEMAP_URLS`, all by ``max_sitemaps``; an index
 that lists itself (or a cycle of them) is read once.
 """
 
@@ -18,14 +18,14 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from unchrome.crawl import links as page_links
-from unchrome.crawl import sitemap
-from unchrome.crawl.politeness import PoliteFetcher, Politeness
-from unchrome.crawl.urls import normalize, origin_of, site_of
 from unchrome.errors import InvalidInput, InvalidURL, UnchromeError
 from unchrome.net.fetch import Fetched
 from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
 from unchrome.net.netguard import check_addresses, check_url, resolve
+from unchrome.site import links as page_links
+from unchrome.site import sitemap
+from unchrome.site.politeness import PoliteFetcher, Politeness
+from unchrome.site.urls import normalize, origin_of, site_of
 
 log = logging.getLogger("unchrome.crawl")
 

@@ -2,9 +2,9 @@
 one batch row (the rows of ``unchrome warc``), and follow their same-site links.
 
 One request at a time (the crawler is one loop: per-host serial by construction), every
-request through :class:`~unchrome.crawl.politeness.PoliteFetcher` (robots.txt, delays,
+request through :class:`~unchrome.site.politeness.PoliteFetcher` (robots.txt, delays,
 ``Retry-After``) and so through the SSRF guard of ``net/fetch.py``, every step
-committed in :class:`~unchrome.crawl.state.State`.
+committed in :class:`~unchrome.site.state.State`.
 
 Extraction runs in this process, one page at a time: a crawl waits on the network and
 on its politeness delay far longer than on the extractor (``unchrome warc`` is the tool
@@ -21,16 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from unchrome.config import Config
-from unchrome.crawl import sitemap
-from unchrome.crawl.discover import Discovery, Found, guard_start
-from unchrome.crawl.politeness import PoliteFetcher, Politeness
-from unchrome.crawl.state import Item, State, open_state
-from unchrome.crawl.urls import normalize, site_of
 from unchrome.errors import ForbiddenAddress, InvalidInput, InvalidURL, UnchromeError
 from unchrome.net.fetch import Fetched, judge_page
 from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
 from unchrome.scale.batch import CONTENT_FORMATS, Row, extract_page, failed_row
 from unchrome.scale.warc import Page
+from unchrome.site import sitemap
+from unchrome.site.discover import Discovery, Found, guard_start
+from unchrome.site.politeness import PoliteFetcher, Politeness
+from unchrome.site.state import Item, State, open_state
+from unchrome.site.urls import normalize, site_of
 
 log = logging.getLogger("unchrome.crawl")
 

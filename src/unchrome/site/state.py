@@ -8,7 +8,7 @@ included) resumes where it was:
   again on resume, without asking the site again;
 * a page's row, its ``done`` mark and the links it adds to the queue are one commit: a
   page is never half-recorded, and never recorded twice;
-* the output file is written from the committed rows (:mod:`unchrome.crawl.output`).
+* the output file is written from the committed rows (:mod:`unchrome.site.output`).
 
 Without a state directory the crawl uses a temporary one, so one code path serves both.
 """

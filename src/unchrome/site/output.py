@@ -14,9 +14,9 @@ import os
 from pathlib import Path
 from typing import IO
 
-from unchrome.crawl.state import State
 from unchrome.errors import FileAccessError, InvalidInput
 from unchrome.scale.sink import PARQUET_NAMES, ParquetSink, jsonl_line, sink_format
+from unchrome.site.state import State
 
 
 def crawl_format(path: str | Path, explicit: str | None = None) -> str:

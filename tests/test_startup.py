@@ -1,0 +1,70 @@
+"""Start-up: a command imports what it needs. A shell loop that calls ``unchrome`` once a
+page, or ``unchrome --version`` in a script, pays for every module imported at start;
+timings live in the benchmark, what is imported is asserted here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+PAGE = (
+    "<!doctype html><html><head><title>A story</title></head><body><article>"
+    "<h1>A story</h1>"
+    + "<p>This is a paragraph of the story, with words in it.</p>" * 6
+    + "</article></body></html>"
+)
+
+
+def _modules_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running ``code``."""
+    out = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys, json\nprint(json.dumps(list(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def test_version_and_help_import_no_pipeline_client_or_converter() -> None:
+    for argv in (["--version"], ["--help"]):
+        code = (
+            "import contextlib, io\nfrom unchrome.cli import main\n"
+            f"with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    try:\n        main({argv!r})\n    except SystemExit:\n        pass"
+        )
+        loaded = _modules_after(code)
+        for heavy in ("numpy", "httpx", "httpcore", "html_to_markdown", "selectolax"):
+            assert heavy not in loaded, (argv, heavy)
+        assert not any(m.startswith("unchrome.pipeline") for m in loaded), argv
+
+
+def test_one_local_page_imports_no_http_client_service_or_crawl(tmp_path: Path) -> None:
+    page = tmp_path / "story.html"
+    page.write_text(PAGE, encoding="utf-8")
+    code = (
+        "import contextlib, io\nfrom unchrome.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        f"    main([{str(page)!r}, '--format', 'text'])\n"
+        "assert 'paragraph of the story' in out.getvalue()"
+    )
+    loaded = _modules_after(code)
+    for heavy in ("httpx", "httpcore", "fastapi", "warcio", "pyarrow"):
+        assert heavy not in loaded, heavy
+    assert not any(m.startswith(("unchrome.site", "unchrome.service")) for m in loaded)
+
+
+def test_import_unchrome_is_light_and_its_api_complete() -> None:
+    loaded = _modules_after("import unchrome")
+    assert "numpy" not in loaded and "httpx" not in loaded
+    # Every name of the public API still resolves, on first use.
+    import unchrome
+
+    for name in unchrome.__all__:
+        assert getattr(unchrome, name) is not None, name
+    # The crawl function keeps its name after the crawl modules are imported.
+    from unchrome.site import state  # noqa: F401
+
+    assert callable(unchrome.crawl)
