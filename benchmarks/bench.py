@@ -1368,6 +1368,12 @@ def build_parser() -> argparse.ArgumentParser:
         "ceiling (what the page itself holds of the truth's structure), per page type",
     )
     parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="instead of word F1: unchrome's time per page by stage (bench_profile), per "
+        "suite, with each stage's ms per MB on the smallest and largest tenth of the pages",
+    )
+    parser.add_argument(
         "--repeat",
         type=_positive_int,
         default=1,
@@ -1387,6 +1393,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.structure:
         return run_structure(args)
     suites = SUITE_GROUPS.get(args.suite, (args.suite,))
+    if args.profile:
+        return run_profile(args, suites)
     if args.data is not None and len(suites) > 1:
         print(
             "bench: --data names one suite's directory; run the suites one by one", file=sys.stderr
@@ -1442,6 +1450,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len({page.html_path.parent for page, _ in chinese}) > 1:
         print("\n")
         print(format_chinese(chinese))
+    return 0
+
+
+def run_profile(args: argparse.Namespace, suites: Sequence[str]) -> int:
+    """``--profile``: unchrome's stages' share of its time per page, suite by suite
+    (bench_profile)."""
+    from benchmarks import bench_profile
+
+    model = load_block_model(args.model)
+    import unchrome
+
+    extractor = unchrome.Extractor(
+        unchrome.Config(favor=args.favor),  # type: ignore[arg-type]
+        block_model=model,
+    )
+    everything: tuple[list[dict[str, float]], list[int]] = ([], [])
+    for index, suite in enumerate(suites):
+        try:
+            data_dir = resolve_data_dir(args.data if len(suites) == 1 else None, suite)
+            pages, _ = load_suite(suite, data_dir, args.split, args.types, args.limit)
+        except FileNotFoundError as exc:
+            print(f"bench: {exc}", file=sys.stderr)
+            return 2
+        if not pages:
+            continue
+        bench_profile.profile_pages(pages[:1], extractor)  # warm: the model, the caches
+        laps, sizes = bench_profile.profile_pages(pages, extractor)
+        everything[0].extend(laps)
+        everything[1].extend(sizes)
+        if index:
+            print()
+        print(f"{suite}: {len(pages)} pages, time by stage")
+        headers, rows = bench_profile.format_profile(laps, sizes)
+        print(format_table(headers, rows))
+    if len(suites) > 1 and everything[0]:
+        print(f"\nevery suite: {len(everything[0])} pages, time by stage")
+        headers, rows = bench_profile.format_profile(*everything)
+        print(format_table(headers, rows))
+        if args.markdown:
+            print()
+            print(format_markdown(headers, rows))
     return 0
 
 

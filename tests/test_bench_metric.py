@@ -608,3 +608,31 @@ def test_markdown_words_reduce_a_link_whose_title_holds_escaped_quotes() -> None
     # anchor text alone.
     markdown = '[Day 1 (in pictures)](http://example.com/day-1 "Link to \\"Day 1\\"")'
     assert bench.markdown_words(markdown) == "Day 1 (in pictures)"
+
+
+def test_the_profile_accounts_for_every_stage_of_an_extraction() -> None:
+    from benchmarks import bench_profile
+
+    class OnePage:
+        url = "https://news.example/2024/05/story/"
+        content_type = None
+
+        def read_html(self) -> bytes:
+            story = "<p>A paragraph of the story, long enough to be read as prose.</p>" * 8
+            body = f"<article><h1>Story</h1>{story}</article>"
+            return f"<html><head><title>Story</title></head><body>{body}</body></html>".encode()
+
+    import unchrome
+
+    extractor = unchrome.Extractor()
+    started = time.perf_counter()
+    laps, sizes = bench_profile.profile_pages([OnePage()], extractor)
+    elapsed = time.perf_counter() - started
+    stages = laps[0]
+    for stage in ("parse", "metadata", "prune", "segment", "score", "model", "markdown"):
+        assert stages[stage] > 0, stage
+    # The stages add up to the page's time, and no more.
+    assert sum(stages.values()) <= elapsed
+    assert sizes == [len(OnePage().read_html())]
+    _headers, rows = bench_profile.format_profile(laps, sizes)
+    assert rows[-1][0] == "total" and rows[-1][1] == "100.0%"

@@ -18,6 +18,7 @@ level, so its cost does not grow with Python loops over trees."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -80,10 +81,12 @@ class BlockModel:
         ctx: PageContext,
         favor: str = "balanced",
         bound_story: bool = True,
+        check: Callable[[str], None] | None = None,
     ) -> np.ndarray:
         """Which blocks are main content (see ``decide``), every threshold moved by
         ``favor`` (see FAVOR_SHIFT). ``bound_story`` False (Config.include_comments)
-        keeps what follows an article's container (see within_container)."""
+        keeps what follows an article's container (see within_container). ``check``
+        is the extraction's deadline check, called with the stage just done."""
         region = sel.in_root & ~sel.noise
         if len(seg.blocks) > MAX_MODEL_BLOCKS:
             return region
@@ -95,6 +98,8 @@ class BlockModel:
         # about a third of the blocks).
         rows = np.flatnonzero(region) if story and FAVOR_SHIFT[favor] >= 0 else None
         probs = self.probabilities(seg, agg, sel, ctx, rows)
+        if check is not None:
+            check("model")
         structured, other, add_above = profile_thresholds(
             article, self.drop_structured_below, self.drop_below, self.add_above
         )
@@ -109,6 +114,8 @@ class BlockModel:
             # The second reading: what lies outside Readability's container must earn
             # its place (policy.within_container).
             box = read_container(seg, agg)
+            if check is not None:
+                check("container")
             bounded = within_container(seg.blocks, keep, probs, box.inside, chars)
             cut = keep & ~bounded
             after_story = cut if after_story is None else after_story | cut

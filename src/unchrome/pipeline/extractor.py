@@ -75,6 +75,9 @@ class Trace:
     ctx: features.PageContext | None = None
     fallback: str | None = None  # the fallback's text, when one replaced the page's
     content: Content | None = None  # the selection every rendering reads
+    # Seconds spent in each stage, when given a dict (the benchmark's --profile): the
+    # time between two deadline checks goes to the stage the second one names.
+    laps: dict[str, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,12 +102,18 @@ class _Deadline:
     lexbor's parse is the one step it cannot interrupt (up to about 0.3 s; its nesting
     is capped first by parse.guard_markup)."""
 
-    __slots__ = ("expires",)
+    __slots__ = ("expires", "laps", "last")
 
-    def __init__(self, timeout: float | None) -> None:
-        self.expires = time.perf_counter() + timeout if timeout else None
+    def __init__(self, timeout: float | None, laps: dict[str, float] | None = None) -> None:
+        self.last = time.perf_counter()
+        self.expires = self.last + timeout if timeout else None
+        self.laps = laps  # Trace.laps
 
     def check(self, stage: str) -> None:
+        if self.laps is not None:
+            now = time.perf_counter()
+            self.laps[stage] = self.laps.get(stage, 0.0) + now - self.last
+            self.last = now
         if self.expires is not None and time.perf_counter() > self.expires:
             raise ExtractTimeout(f"processing deadline passed during {stage}")
 
@@ -155,8 +164,9 @@ class Extractor:
         """
         started = time.perf_counter()
         cfg = self.config
-        deadline = _Deadline(cfg.timeout)
+        deadline = _Deadline(cfg.timeout, trace.laps if trace is not None else None)
         data, truncated = sniff.check_input(data, content_type, cfg.max_input_bytes)  # 1
+        deadline.check("sniff")
 
         if feed.looks_like_feed(data, content_type):  # 2
             result = feed.extract_feed(data, url=url)
@@ -168,6 +178,7 @@ class Extractor:
         deadline.check("decode")
 
         tree = parse(markup)  # 4
+        deadline.check("parse")
         # One walk for the elements read before pruning: metadata's, the embedded
         # bodies' and the signs of a social post.
         elements, embedded_elements, social = (
@@ -178,7 +189,7 @@ class Extractor:
         kind = kinds.page_kind(meta, url, shape)
         base_url = _base_url(meta.base_href, url)
         embedded = fallbacks.sources(embedded_elements)
-        deadline.check("parse")
+        deadline.check("metadata")
 
         pruned = prune.prune_page(  # 5
             tree,
@@ -203,6 +214,7 @@ class Extractor:
         # comment sections too.
         threaded = not cfg.include_comments and threads.flag_threads(seg)
         has_comments = bool(pruned.comment_sections) or threaded
+        deadline.check("threads")
         # The model reads the page's address (its path's words and depth); a page given
         # without one is read at the address it declares (canonical, og:url), so that
         # the same page gives the same story with its URL and without. On the suites'
@@ -230,6 +242,7 @@ class Extractor:
             classify.classify_block(meta.page_title, screen or _page_text(tree))
         else:
             classify.classify_block(meta.page_title, text)
+        deadline.check("classify")
         has_body = bool(text.strip())
         if not has_body and not meta.page_title:
             raise ExtractFailed("no main content and no title found")
@@ -327,9 +340,11 @@ class Extractor:
         """
         favor = self.config.favor
         judge: Favor = "balanced" if model is not None else favor
+        check = deadline.check if deadline is not None else _no_check
         seen = self._score(seg, meta, url, FLAG_COMMENT, deadline)  # 1
         content = self._decide(seg, meta, seen, model, judge, FLAG_COMMENT, forum, deadline)
         text = self._text(content)
+        check("text")
         exclude = FLAG_COMMENT
         if has_comments and (  # 2
             kinds.is_discussion(meta.json_ld)
@@ -343,11 +358,13 @@ class Extractor:
             with_comments = self._score(seg, meta, url, 0, deadline)
             retry = self._decide(seg, meta, with_comments, model, judge, 0, forum, deadline)
             retry_text = self._text(retry)
+            check("text")
             if len(retry_text) > len(text):
                 content, text, seen, exclude = retry, retry_text, with_comments, 0
         if judge != favor:  # 3
             content = self._decide(seg, meta, seen, model, favor, exclude, forum, deadline)
             text = self._text(content)
+            check("text")
         return content, text, seen
 
     def _score(
@@ -366,9 +383,9 @@ class Extractor:
         check = deadline.check if deadline is not None else _no_check
         view, index = seg.view(FLAG_SHORT | exclude)
         agg = score.aggregate(view)
-        check("select")
+        check("score")
         sel = select.select_blocks(view, agg, cfg.scorer.score if cfg.scorer else None)
-        check("select")
+        check("score")
         ctx = features.PageContext(
             url=url,
             title=meta.page_title,
@@ -402,7 +419,13 @@ class Extractor:
         if model is not None:
             # A caller who asks for comments keeps what follows the story's container.
             view_keep = model.keep(
-                view, agg, sel, seen.ctx, favor, bound_story=not cfg.include_comments
+                view,
+                agg,
+                sel,
+                seen.ctx,
+                favor,
+                bound_story=not cfg.include_comments,
+                check=deadline.check if deadline is not None else None,
             )
         else:
             # The density selection less its link lists: a caller's scorer, or no model.
@@ -418,7 +441,7 @@ class Extractor:
             threads.post_authors(view.blocks, view_keep)
         if deadline is not None:
             deadline.check("select")
-        return select.settle(
+        settled = select.settle(
             seg,
             None,
             title,
@@ -429,6 +452,9 @@ class Extractor:
             exclude=exclude,
             region=sel.roots,
         )
+        if deadline is not None:
+            deadline.check("settle")
+        return settled
 
     def _fallback(
         self,
