@@ -128,3 +128,29 @@ def test_text_contains_no_urls():
 def test_br_breaks_lines_in_text():
     text = text_of("<div>first line of the poem<br>second line of the poem<br>third</div>")
     assert text == "first line of the poem\nsecond line of the poem\nthird"
+
+
+def test_a_link_the_chrome_also_holds_is_in_the_stories_media_lists() -> None:
+    # The same address in a dropped teaser box before the story and in the story: the
+    # media lists hold what the HTML shows, the story's link and its picture included.
+    teaser = (
+        '<ul><li><a href="/guide">Our guide</a> <img src="/guide.png" alt="The guide"></li>'
+        '<li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li></ul>'
+    )
+    prose = (
+        "<p>The council met on Tuesday to discuss the new library, which opens next "
+        "spring with longer hours and a larger reading room than the old one.</p>"
+    )
+    story = (
+        f"<article><h1>Library opens</h1>{teaser}{prose * 3}"
+        '<p>Read <a href="/guide">the guide to the library</a> before you visit, and '
+        'look at the plan: <img src="/guide.png" alt="The plan of the library"> it shows '
+        "every room.</p>"
+        f"{prose * 2}</article>"
+    )
+    html = f"<html><head><title>Library opens</title></head><body>{story}</body></html>"
+    result = unchrome.extract(html, url="https://news.example/2024/05/library/")
+    assert "the guide to the library" in result.html
+    assert "Our guide" not in result.html
+    assert "https://news.example/guide" in [link.url for link in result.links]
+    assert "https://news.example/guide.png" in [image.url for image in result.images]

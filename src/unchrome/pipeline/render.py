@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from html import escape, unescape
 
+import numpy as np
+
 from unchrome._native._blocktext import word_count
 from unchrome.pipeline.parse import LexborNode
 from unchrome.pipeline.segmentation import CHROME_NAMES, FLAG_ROW, Block
@@ -218,11 +220,33 @@ def html(
         elif keep and (block.kind in HEADINGS or block.kind == "li"):
             wrapped.append(seg.nodes[block.owner])
     writer = _Writer(base_url, kept_ids, dropped_ids, data_tables, max_depth)
-    writer.wrappers = _block_wrappers(wrapped, seg.nodes[root_id].mem_id)
+    root_mem = seg.nodes[root_id].mem_id
+    writer.wrappers = _block_wrappers(wrapped, root_mem)
+    writer.holds_kept = _ancestors(seg.blocks, content.keep, True, root_mem)
+    writer.holds_dropped = _ancestors(seg.blocks, content.keep, False, root_mem)
     markup = writer.write(seg.nodes[root_id])
     for bucket, item in writer.media:
         getattr(media, bucket).append(item)
     return markup, media
+
+
+def _ancestors(blocks: Sequence[Block], keep: np.ndarray, kept: bool, root: int) -> set[int]:
+    """The mem_ids of the elements up to the written root that hold a node of a kept
+    block (``kept``) or of a dropped one; a dropped block's whitespace is no dropped
+    text (the walk writes it as it is)."""
+    found: set[int] = {root}
+    for block, keep_block in zip(blocks, keep.tolist(), strict=True):
+        if keep_block != kept:
+            continue
+        for node in block.nodes:
+            if not kept and node.tag == "-text" and node.text_content.isspace():
+                continue
+            parent = node.parent
+            # Blocks share their ancestors: each is looked at once.
+            while parent is not None and parent.mem_id not in found:
+                found.add(parent.mem_id)
+                parent = parent.parent
+    return found
 
 
 def _block_wrappers(blocks: Sequence[LexborNode], root: int) -> dict[int, LexborNode]:
@@ -266,6 +290,10 @@ class _Writer:
         self.kept = self.dropped = self.visual = self.breaks = self.blank = 0
         # Links and inline elements around kept headings and list items (_block_wrappers).
         self.wrappers: dict[int, LexborNode] = {}
+        # The elements holding a kept block's node, and those holding a dropped one's
+        # (_ancestors): an element of the second set only is left out unread.
+        self.holds_kept: set[int] = set()
+        self.holds_dropped: set[int] = set()
 
     def write(self, root: LexborNode) -> str:
         stack: list[_Open] = []
@@ -350,6 +378,22 @@ class _Writer:
             # A form's label is a span of text to a reader; the converter drops the line
             # breaks inside a label nested in another (a colour picker's swatches).
             written = "span"
+        if (
+            not unit
+            and mem not in self.holds_kept
+            and mem in self.holds_dropped
+            and written not in ("a", "td", "th")
+        ):
+            # Nothing of the content inside and a dropped block's text: _close would
+            # take it out whole. It is left out here as _close would leave it, without
+            # reading its subtree (its attributes, its links' URLs): on a page whose
+            # selection's root is the body, most of the walk.
+            self.dropped += 1
+            if written in BLOCK_TAGS or "-" in written:
+                parent = stack[-1].tag if stack else ""
+                inline = bool(parent) and parent not in BLOCK_TAGS and "-" not in parent
+                self.out.append("<br>" if inline else " ")
+            return False, False
         attrs = self._open_tag(node, written) if written else {}
         if attrs is None:
             # A picture with nothing to show: it still parts the words around it, as
