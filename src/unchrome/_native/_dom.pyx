@@ -330,6 +330,7 @@ def segment(
     cdef list tags = seg.tags
     cdef list parents = seg.parents
     cdef list named = seg.named
+    cdef list class_ids = seg.class_ids
     cdef dict tag_bits = vocab.tag_bits
     names_of = vocab.names
     # Vocabulary.names caches its verdicts by the "class id" string; a page repeats its
@@ -397,6 +398,7 @@ def segment(
         tags.append(tag)
         parents.append(parent)
         named.append(said)
+        class_ids.append(names)
         return len(nodes) - 1, mask
 
     # The walk starts at the root itself (a caller's selector may match a <table> or a

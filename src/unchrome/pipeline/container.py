@@ -112,7 +112,9 @@ def read_container(seg: Segmentation, agg: Aggregate) -> Container:
         text = block.text
         if len(text) < MIN_PARAGRAPH_CHARS:
             continue
-        points = 1.0 + len(_COMMAS.findall(text)) + min(len(text) // 100, 3)
+        # An ASCII text's only comma is ","; counting it is ten times the regex's speed.
+        commas = text.count(",") if text.isascii() else len(_COMMAS.findall(text))
+        points = 1.0 + commas + min(len(text) // 100, 3)
         # Readability.js: the parent gets the points, the grandparent half, each
         # ancestor further up (to the fifth) a third of them per level.
         ancestor = parents[block.owner]
@@ -199,17 +201,26 @@ def _climb(
 
 
 def _name_weight(seg: Segmentation, element: int) -> float:
-    node = seg.nodes[element]
-    attrs = node.attributes
-    names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}"
-    if not names.strip():
+    """The class/id weight of an element, from the "class id" string segment read."""
+    names = seg.class_ids[element]
+    if names is None:
         return 0.0
-    weight = 0.0
-    if _NEGATIVE_NAMES.search(names):
-        weight -= NAME_WEIGHT
-    if _POSITIVE_NAMES.search(names):
-        weight += NAME_WEIGHT
+    weight = _WEIGHTS.get(names)
+    if weight is None:
+        weight = 0.0
+        if names.strip():
+            if _NEGATIVE_NAMES.search(names):
+                weight -= NAME_WEIGHT
+            if _POSITIVE_NAMES.search(names):
+                weight += NAME_WEIGHT
+        if len(_WEIGHTS) > 1 << 16:
+            _WEIGHTS.clear()
+        _WEIGHTS[names] = weight
     return weight
+
+
+# Weights by "class id" string: a site repeats its class names on every page.
+_WEIGHTS: dict[str, float] = {}
 
 
 def _is_prose(chars: float, link_share: float, text: Callable[[], str]) -> bool:

@@ -92,6 +92,9 @@ class Segmentation:
     tags: list[str] = field(default_factory=list)
     parents: list[int] = field(default_factory=list)  # -1 for a root
     named: list[int] = field(default_factory=list)  # NAMED_* of the class/id words
+    # The "class id" string of each element (None without either), as segment read it
+    # for the names' verdicts: the container's class weight reads it again.
+    class_ids: list[str | None] = field(default_factory=list)
 
     def view(self, exclude: int) -> tuple[Segmentation, list[int]]:
         """The blocks without any of the ``exclude`` flags, over the same elements, and
@@ -102,6 +105,7 @@ class Segmentation:
         blocks = self.blocks
         seen = Segmentation([blocks[i] for i in index], self.nodes, self.tags, self.parents)
         seen.named = self.named
+        seen.class_ids = self.class_ids
         return seen, index
 
 
