@@ -16,7 +16,7 @@ from unchrome.net.fetch_config import (
     ENV_FETCH_DEADLINE,
     FetchConfig,
 )
-from unchrome.scale.batch import CONTENT_FORMATS
+from unchrome.schema import CONTENT_FORMATS
 
 EXIT_CODES: dict[str, int] = {
     "INVALID_INPUT": 3,

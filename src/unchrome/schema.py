@@ -119,6 +119,8 @@ FIELDS: tuple[Field, ...] = (
 BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
 #: The content fields: the service carries the requested one, the rows those asked for.
 CONTENT = ("markdown", "text", "html")
+#: The content columns a batch or crawl row can carry (``--format``): both or one.
+CONTENT_FORMATS: tuple[str, ...] = ("both", "markdown", "text")
 
 
 def fields(output: str) -> tuple[Field, ...]:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
-import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from unchrome.errors import (
     InvalidInput,
@@ -18,6 +17,9 @@ from unchrome.net.netguard import (
     IPNetwork,
     Resolver,
 )
+
+if TYPE_CHECKING:
+    import ssl
 
 MiB = 1024 * 1024
 #: The ports always allowed (FetchConfig.allow_ports adds to them).
@@ -80,8 +82,11 @@ class FetchConfig:
             r"[\x20-\x7e]+", self.user_agent
         ):
             raise InvalidInput("FetchConfig.user_agent must be printable ASCII")
-        if self.ssl_context is not None and not isinstance(self.ssl_context, ssl.SSLContext):
-            raise InvalidInput("FetchConfig.ssl_context must be an ssl.SSLContext")
+        if self.ssl_context is not None:
+            import ssl  # here: a command that fetches nothing does not load it
+
+            if not isinstance(self.ssl_context, ssl.SSLContext):
+                raise InvalidInput("FetchConfig.ssl_context must be an ssl.SSLContext")
         if self.resolver is not None and not callable(self.resolver):
             raise InvalidInput("FetchConfig.resolver must be callable(host, port)")
 

@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import urlsplit
 
 from unchrome import schema
@@ -45,8 +45,6 @@ from unchrome.scale.warc import Page
 from unchrome.urls import is_web_url
 
 Row = dict[str, Any]
-ContentFormat = Literal["both", "markdown", "text"]
-CONTENT_FORMATS: tuple[str, ...] = ("both", "markdown", "text")
 
 #: The output columns in order, with their types (``str``, ``int``, ``bool``): the rows'
 #: fields of unchrome.schema, named like the library's (and like trafilatura's JSON
@@ -472,8 +470,10 @@ def extract_pages(
 
     The per-page deadline is ``config.timeout`` (plus a grace period for the hard kill).
     """
-    if fmt not in CONTENT_FORMATS:
-        raise InvalidInput(f"format must be one of {', '.join(CONTENT_FORMATS)}, got {fmt!r}")
+    if fmt not in schema.CONTENT_FORMATS:
+        raise InvalidInput(
+            f"format must be one of {', '.join(schema.CONTENT_FORMATS)}, got {fmt!r}"
+        )
     config = config or Config()
     timeout = None if config.timeout is None else config.timeout + DEADLINE_GRACE
     with ExtractionPool(

@@ -24,8 +24,9 @@ from unchrome.config import Config
 from unchrome.errors import ForbiddenAddress, InvalidInput, InvalidURL, UnchromeError
 from unchrome.net.fetch import Fetched, judge_page
 from unchrome.net.fetch_config import DEFAULT_FETCH_CONFIG, FetchConfig
-from unchrome.scale.batch import CONTENT_FORMATS, Row, extract_page, failed_row
+from unchrome.scale.batch import Row, extract_page, failed_row
 from unchrome.scale.warc import Page
+from unchrome.schema import CONTENT_FORMATS
 from unchrome.site import sitemap
 from unchrome.site.discover import Discovery, Found, guard_start
 from unchrome.site.politeness import PoliteFetcher, Politeness
