@@ -29,7 +29,9 @@ class ObliviousTrees:
         self.bias = bias
         self.scale = scale
         # The features the trees test, and each split's row among them.
-        self.used = np.unique(feature)
+        # np.unique's result, without np.unique: it imports numpy.ma on first use
+        # (8 ms of a one-page command line's start).
+        self.used = np.array(sorted(set(feature.ravel().tolist())), dtype=feature.dtype)
         self._rows = np.searchsorted(self.used, feature).astype(np.intc)
         self._borders = np.ascontiguousarray(border, dtype=np.float32)
         self._leaves = np.ascontiguousarray(leaves, dtype=np.float64)
