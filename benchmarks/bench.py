@@ -1484,6 +1484,26 @@ def run_profile(args: argparse.Namespace, suites: Sequence[str]) -> int:
         print(f"{suite}: {len(pages)} pages, time by stage")
         headers, rows = bench_profile.format_profile(laps, sizes)
         print(format_table(headers, rows))
+        if suite == "wcxb":
+            # The input cap's worth of a real page: the median-sized article's body
+            # repeated (bench_profile.big_page).
+            articles = (
+                sorted(
+                    (p for p in pages if p.page_type == "article"),
+                    key=lambda p: p.html_path.stat().st_size,
+                )
+                or pages
+            )
+            size, stages = bench_profile.profile_big_page(articles[len(articles) // 2], extractor)
+            shown = ", ".join(
+                f"{stage} {stages[stage] * 1000:.1f}"
+                for stage in [*bench_profile.STAGES, "total"]
+                if stages.get(stage, 0.0) >= 0.0005
+            )
+            print(
+                f"a {size:,}-byte page (a median article's body repeated), median of 7 runs, "
+                f"ms: {shown}"
+            )
     if len(suites) > 1 and everything[0]:
         print(f"\nevery suite: {len(everything[0])} pages, time by stage")
         headers, rows = bench_profile.format_profile(*everything)

@@ -109,3 +109,45 @@ def format_profile(
             ]
         )
     return headers, rows
+
+
+#: The large page: a median page's body repeated up to this size (Config.max_input_bytes).
+BIG_PAGE_BYTES = 4 << 20
+
+
+def big_page(raw: bytes) -> bytes:
+    """``raw`` with its <body>'s content repeated until the page is BIG_PAGE_BYTES: a
+    real page's shape at the input cap."""
+    lowered = raw.lower()
+    opened = lowered.find(b"<body")
+    start = lowered.find(b">", opened) + 1 if opened >= 0 else 0
+    end = lowered.rfind(b"</body>")
+    if end < start:
+        end = len(raw)
+    head, body, tail = raw[:start], raw[start:end], raw[end:]
+    copies = max(1, (BIG_PAGE_BYTES - len(head) - len(tail)) // max(1, len(body)))
+    return head + body * copies + tail
+
+
+def profile_big_page(page: Any, extractor: Any, runs: int = 7) -> tuple[int, dict[str, float]]:
+    """The big page made from ``page``: its size, and the median seconds of each stage
+    (and of the whole, "total") over ``runs`` extractions."""
+    from unchrome.pipeline.extractor import Trace
+
+    raw = big_page(page.read_html())
+    laps_of_runs: list[dict[str, float]] = []
+    for _ in range(runs):
+        trace = Trace(laps={})
+        started = time.perf_counter()
+        result = extractor.extract(raw, url=page.url, content_type=page.content_type, trace=trace)
+        laps = trace.laps or {}
+        laps["result"] = max(0.0, time.perf_counter() - started - sum(laps.values()))
+        started = time.perf_counter()
+        _ = result.markdown
+        laps["markdown"] = time.perf_counter() - started
+        laps["total"] = sum(laps.values()) - laps["markdown"]
+        laps_of_runs.append(laps)
+    stages = {stage for laps in laps_of_runs for stage in laps}
+    return len(raw), {
+        stage: statistics.median(laps.get(stage, 0.0) for laps in laps_of_runs) for stage in stages
+    }
