@@ -33,7 +33,6 @@ from unchrome.config import Config
 from unchrome.errors import InvalidInput
 from unchrome.scale.batch import (
     COLUMN_NAMES,
-    CONTENT_FORMATS,
     DEADLINE_GRACE,
     ExtractionPool,
     Row,
@@ -42,6 +41,7 @@ from unchrome.scale.batch import (
 )
 from unchrome.scale.sink import rows_to_table
 from unchrome.scale.warc import Page, WarcReader, is_url
+from unchrome.schema import CONTENT_FORMATS
 
 #: The columns of a dataset of pages (what ``read_warc`` gives and ``extract`` reads).
 PAGE_SCHEMA = pa.schema(
