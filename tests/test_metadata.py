@@ -743,3 +743,24 @@ def test_agreement_with_readability_pages() -> None:
         print(f"  {key:14} {rate:.3f}  misses: {', '.join(misses[key][:8])}")
     for key, measured in MEASURED.items():
         assert rates[key] >= measured - 0.02, (key, rates[key], misses[key])
+
+
+def test_a_json_ld_person_named_by_given_and_family_name() -> None:
+    people = [
+        {"@type": "Person", "givenName": "Birgit", "familyName": "Baumann"},
+        {"@type": "Person", "givenName": "Anna Giulia", "familyName": "Fink"},
+    ]
+    head = ld({"@type": "NewsArticle", "headline": "Kalifat-Rufe", "author": people})
+    assert md(page(head)).authors == ["Birgit Baumann", "Anna Giulia Fink"]
+
+
+def test_a_previous_teasers_date_above_the_headline_does_not_beat_the_markup() -> None:
+    head = '<meta property="article:published_time" content="2023-04-28T18:01:37+00:00">'
+    teaser = "<div><a>Collin Anderson</a></div><div>January 16, 2023</div>"
+    body = teaser + "<article><a>Democrats</a><h1>Soros family gives early</h1>" + STORY
+    assert md(page(head=head, body=body)).date == "2023-04-28T18:01:37+00:00"
+    # The line just above the headline is its own: an earlier day there still wins.
+    body = "<nav>Home</nav><time>March 1, 2024</time><h1>Healthy eating tips</h1>" + STORY
+    head = '<meta property="og:updated_time" content="2024-07-05">'
+    head += '<meta name="DC.date" content="2024-07-05T14:20:08Z">'
+    assert md(page(head=head, body=body)).date == "2024-03-01"

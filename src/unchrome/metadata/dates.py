@@ -381,10 +381,11 @@ _DATELINE_CHARS = 80
 
 def _headline_dates(
     headline: LexborNode | None, lang: str | None, after_chars: int
-) -> tuple[tuple[int, str] | None, str | None]:
+) -> tuple[tuple[int, str, bool] | None, str | None]:
     """The publication date printed nearest the headline, with its distance from it in
-    characters, and the modification date printed nearest it, reading ``after_chars``
-    characters after it."""
+    characters and whether it is printed in a byline's place (under the headline, or
+    in the text just above it), and the modification date printed nearest it, reading
+    ``after_chars`` characters after it."""
     if headline is None:
         return None, None
     # The text nodes around the headline, read by compiled walks (_dom.texts_after,
@@ -394,10 +395,18 @@ def _headline_dates(
     before = texts_before(headline, _BEFORE_HEADLINE_CHARS, steps, ids, line)
     size = sum(len(part) + 1 for part in before)
     # Distance from the headline: after it, the offset; before it, the characters left.
-    found = after + [(size - at, iso, kind) for at, iso, kind in _datelines(before, lang)]
+    found = [(at, iso, kind, True) for at, iso, kind in after]
+    # Above the headline, the line next to it is its kicker; further up may be the
+    # previous teaser of a listing of stories that runs into this one (a fundus page
+    # printed a related story's byline and January day, then a section's name, above
+    # an April story).
+    last = size - len(before[-1]) - 1 if before else size
+    found += [(size - at, iso, kind, at >= last) for at, iso, kind in _datelines(before, lang)]
     found.sort(key=lambda item: item[0])
-    published = next(((at, iso) for at, iso, kind in found if kind == "published"), None)
-    modified = next((iso for _, iso, kind in found if kind == "modified"), None)
+    published = next(
+        ((at, iso, under) for at, iso, kind, under in found if kind == "published"), None
+    )
+    modified = next((iso for _, iso, kind, _ in found if kind == "modified"), None)
     return published, modified
 
 
@@ -486,9 +495,11 @@ def _pick_dates(
     after_chars = _AFTER_HEADLINE_CHARS if published is None else _EARLIER_PRINTED_CHARS
     printed, printed_modified = _headline_dates(headline, lang, after_chars)
     if printed is not None and printed[1][:10] not in furniture_days:
-        at, iso = printed
+        at, iso, in_byline = printed
         if published is None or (
-            at <= _EARLIER_PRINTED_CHARS and _days_between(iso, published) >= _EARLIER_PRINTED_DAYS
+            in_byline
+            and at <= _EARLIER_PRINTED_CHARS
+            and _days_between(iso, published) >= _EARLIER_PRINTED_DAYS
         ):
             published = iso
     modified = modified or printed_modified
