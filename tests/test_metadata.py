@@ -764,3 +764,42 @@ def test_a_previous_teasers_date_above_the_headline_does_not_beat_the_markup() -
     head = '<meta property="og:updated_time" content="2024-07-05">'
     head += '<meta name="DC.date" content="2024-07-05T14:20:08Z">'
     assert md(page(head=head, body=body)).date == "2024-03-01"
+
+
+def test_a_role_in_an_element_of_its_own_after_the_name_is_left_out() -> None:
+    byline = (
+        '<div class="byline"><span>By</span> <a href="/a/kb">Keith Barry</a>'
+        " <span>Senior Autos Reporter</span> <span>Updated March 11, 2026</span></div>"
+    )
+    assert md(page(body=byline)).authors == ["Keith Barry"]
+    card = (
+        '<div class="card-author"><h2 class="card-author-name title">Matt Check</h2>'
+        '<div class="card-author-rol">Head Winemaker, Co-Founder</div></div>'
+    )
+    assert md(page(body=card)).authors == ["Matt Check"]
+    # Names joined by a connector in elements of their own are all kept.
+    two = '<p class="byline">By <a>Ana Ruiz</a> and <a>Raj Patel</a> <span>Staff</span></p>'
+    assert md(page(body=two)).authors == ["Ana Ruiz", "Raj Patel"]
+
+
+def test_a_label_split_over_elements_and_a_user_cards_counts_are_no_names() -> None:
+    post = '<p class="author"><span>Post</span> by <a>galitsyn</a> » 11. Sep 2024, 18:36</p>'
+    assert md(page(body=post)).authors == ["galitsyn"]
+    card = (
+        '<div class="post_author"><div class="author_information"><a>StarredSkies</a>'
+        ' <span>Big Board Owner</span></div><div class="author_statistics">'
+        "<span>Posts: 116</span> <span>Threads: 23</span></div></div>"
+    )
+    assert md(page(body=card)).authors == ["StarredSkies"]
+
+
+def test_a_byline_class_is_read_by_its_words_and_without_its_inline_css() -> None:
+    # "job" inside "jobber" is no job title.
+    hero = (
+        '<div class="jobber-hero__author-wrapper">'
+        '<span class="jobber-hero__author">Lisa Pham</span></div>'
+    )
+    assert md(page(body=hero)).authors == ["Lisa Pham"]
+    css = ".css-1cclx50{-webkit-align-self:flex-start;align-self:flex-start;}" * 3
+    styled = f'<div class="author"><style>{css}</style><span><a>Trevor Jackins</a></span></div>'
+    assert md(page(body=styled)).authors == ["Trevor Jackins"]

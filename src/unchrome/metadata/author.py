@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from unchrome._native._dom import bylines, itemprop, texts_after
-from unchrome.metadata.common import _clean, _hint, _looks_like_url, _node_text
+from unchrome.metadata.common import _clean, _hint, _looks_like_url
 from unchrome.metadata.dates import _MONTH_ALT
 from unchrome.metadata.jsonld import _LD, ld_types
 from unchrome.metadata.title import _matches_site
@@ -40,7 +40,12 @@ def _clean_author(value: str | None) -> str | None:
 
 
 # Parts of a byline block that are not the name: "Games Editor", bios, dates, avatars.
-_NOT_NAME_RE = re.compile(r"title|bio|date|time|avatar|photo|image|img|role|job|social|follow")
+# The short words only as words of the class ("author-bio", "job_title"): inside
+# another word they are no sign ("jobber-post-hero__author", "controller").
+_NOT_NAME_RE = re.compile(
+    r"title|date|time|avatar|photo|image|social|follow"
+    r"|(?<![a-z0-9])(?:bio|biography|img|role|job)(?![a-z0-9])"
+)
 _SKIP_TAGS = frozenset(("html", "body", "meta", "link", "script", "style", "img", "svg"))
 
 
@@ -58,12 +63,94 @@ _DATELINE_RE = re.compile(r"^(?:last\s+)?(?:updated|published|posted|modified)$"
 
 def _byline_text(node: LexborNode) -> str | None:
     """Cleaned author text of an element, ``None`` if empty, too long, or only a date."""
-    author = _clean_author(_node_text(node))
+    parts = _text_parts(node)
+    if parts is None:
+        return None
+    author = _clean_author(_name_chain(parts) if len(parts) > 1 else " ".join(parts))
     if author:
         author = _DATE_TAIL_RE.sub("", author).strip(" ,|•·@-:") or None
         if author and _DATELINE_RE.match(author):
             return None  # "Last Updated: January 7, 2025" is a dateline, not a byline
     return author
+
+
+_NO_TEXT_PARENTS = frozenset(("style", "script", "noscript", "template"))
+
+
+def _text_parts(node: LexborNode) -> list[str] | None:
+    """The element's text nodes, each whitespace-collapsed (a style's or script's
+    left out: a byline's inline CSS is no part of it); ``None`` past _MAX_BYLINE
+    characters, a block too long to be a byline (read no further)."""
+    parts: list[str] = []
+    size = 0
+    for child in node.traverse(include_text=True):
+        if child.tag != "-text":
+            continue
+        parent = child.parent
+        if parent is not None and parent.tag in _NO_TEXT_PARENTS:
+            continue
+        text = " ".join((child.text_content or "").split())
+        if text:
+            size += len(text) + 1
+            if size > _MAX_BYLINE:
+                return None
+            parts.append(text)
+    return parts
+
+
+# A part of a byline between names: "and", "&", a comma, in the sets' languages.
+_CONNECTOR_RE = re.compile(r"^(?:[,;&/+·|•]|and|und|et|y|e|og|och|en|ve|és)$", re.IGNORECASE)
+_CONNECTED_END_RE = re.compile(r"(?:[,;&]|\s(?:and|und|et|y|og|och|en))$", re.IGNORECASE)
+_NAME_PARTICLES = frozenset(
+    ("van", "von", "der", "den", "de", "da", "di", "del", "la", "le", "du", "dos", "das", "bin")
+)
+
+
+def _name_chain(parts: list[str]) -> str:
+    """The names of a byline whose elements each hold a piece of it ("By", "Keith
+    Barry", "Senior Autos Reporter"; "Rachel MacDonald", "Writer"): the first piece
+    that is a name, and the next ones only where a connector joins them ("Ana Ruiz",
+    "and", "Raj Patel"): a piece after a name with nothing between is its role, its
+    outlet or its date. The whole text where no piece is a name."""
+    names: list[str] = []
+    joined = False
+    for part in parts:
+        if _OTHER_ROLE_RE.match(part):
+            break  # "Updated by", "Reviewed by": the people credited beside the author
+        bare = _LABEL_RE.sub("", part).strip(" ,;:&·|•-–—")
+        if not bare and part.strip(" ,;:&·|•-–—"):
+            # A label of its own ("Post", "by"; "Guide", "by"): what came before is
+            # part of it.
+            names, joined = [], False
+            continue
+        if not bare or _CONNECTOR_RE.match(bare) or not _DATE_TAIL_RE.sub("", bare).strip():
+            joined = joined or (
+                bool(names) and bool(bare) and _CONNECTOR_RE.match(bare) is not None
+            )
+            continue
+        if names and part.startswith("("):
+            names[-1] += " " + part  # "(avec Damien Leloup et Morgane Tual)"
+            continue
+        if names and not joined:
+            break
+        if not names and not _name_like(bare):
+            return " ".join(parts)
+        names.append(part)
+        joined = _CONNECTED_END_RE.search(part) is not None
+    return ", ".join(names) if names else " ".join(parts)
+
+
+def _name_like(text: str) -> bool:
+    """A person's name (a few capitalised words, particles aside) or a user name (one
+    token)."""
+    words = text.split()
+    if len(words) == 1:
+        return any(c.isalpha() for c in text)
+    if any(c.isdigit() or c == ":" for c in text):
+        return False  # "Posts: 116"
+    return len(words) <= 5 and all(
+        w[:1].isupper() or w.casefold() in _NAME_PARTICLES for w in words if w[:1].isalpha()
+    )
 
 
 def _usable(node: LexborNode) -> bool:
@@ -99,6 +186,7 @@ def _byline_at(node: LexborNode) -> list[str]:
     if not author:
         return []
     names: list[str] = []
+    kept: LexborNode | None = None
     for inner in bylines(node, 10):
         if not _usable(inner) or _NOT_NAME_RE.search(_hint(inner)):
             continue
@@ -108,12 +196,27 @@ def _byline_at(node: LexborNode) -> list[str]:
         # Keep the innermost: drop an earlier kept element that contains this one.
         if names and text in names[-1]:
             names[-1] = text
+        elif kept is not None and _inside(inner, kept):
+            continue  # a piece the kept element's reading left out (its role)
         elif text not in names:
             names.append(text)
+        kept = inner
     itemprop_name = itemprop(node, "name")
     if itemprop_name is not None and (text := _byline_text(itemprop_name)):
         return [text]
     return names or [author]
+
+
+def _inside(node: LexborNode, ancestor: LexborNode) -> bool:
+    """Whether ``node`` sits in ``ancestor`` (a few levels down at most)."""
+    parent = node.parent
+    for _ in range(8):
+        if parent is None:
+            return False
+        if parent == ancestor:
+            return True
+        parent = parent.parent
+    return False
 
 
 # Meta names that carry the author; citation_author (scholarly pages) once per author.
@@ -215,7 +318,7 @@ def _names_of(values: Iterable[str], site_keys: list[str]) -> list[str]:
 
 # A label before the names: "By", its translations, "Text by", "Post by", "Authors:".
 _LABEL_RE = re.compile(
-    r"^(?:(?:[\w-]+\s+){0,2}?(?:by|von|par|por|av|door|af)|di|da|autor(?:in|en)?"
+    r"^(?:(?:[\w-]+\s+){0,2}?(?:by|von|par|por|av|door|af|via)|di|da|autor(?:in|en)?"
     r"|auteurs?|authors?|autore|written|posted|text|texto|texte|quelle|source|fuente|fonte)\b\s*[:：\-]?\s*",
     re.IGNORECASE,
 )
@@ -224,7 +327,7 @@ _LABEL_RE = re.compile(
 _TAIL_RE = re.compile(
     r"\s+(?:[\d.,]+[kKmM]?(?:\s|$)|posts?:|threads?:|joined|reputation|offline|online"
     r"|wrote\b|last\s+(?:updated|edited)|updated|published|reviewed|edited|fact[\s-]checked"
-    r"|on\s+\d).*$|\s*[»«|•·✉].*$|\s+@\s.*$",
+    r"|on\s+\d).*$|\s*[»«|•·✉].*$|\s+@\s.*$|^(?:posts?|threads?|joined|reputation)\s*:.*$",
     re.IGNORECASE,
 )
 # Between names: commas, semicolons, "&", and "and" in the languages of the sets.
