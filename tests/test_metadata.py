@@ -803,3 +803,22 @@ def test_a_byline_class_is_read_by_its_words_and_without_its_inline_css() -> Non
     css = ".css-1cclx50{-webkit-align-self:flex-start;align-self:flex-start;}" * 3
     styled = f'<div class="author"><style>{css}</style><span><a>Trevor Jackins</a></span></div>'
     assert md(page(body=styled)).authors == ["Trevor Jackins"]
+
+
+def test_an_author_box_with_a_bio_gives_the_name_it_opens_with() -> None:
+    bio = "is a growth-focused marketing professional who writes about clinics. " * 2
+    box = (
+        '<div class="blog_author-box"><img class="blog_author-image" alt="">'
+        f'<div class="text-size-small">Lauren Vetter</div><p>Lauren Vetter {bio}</p></div>'
+    )
+    assert md(page(body=box)).authors == ["Lauren Vetter"]
+    # The initials of an avatar and a "The Author" heading before the name are not it.
+    card = (
+        '<div class="author-container"><div class="article-author">The Author</div>'
+        '<div class="author-card"><span class="initials">NB</span>'
+        f"<div><span>Nicole Burke</span><p>As founder of a garden {bio}</p></div></div></div>"
+    )
+    assert md(page(body=card)).authors == ["Nicole Burke"]
+    # A box that opens with no name gives none.
+    prose = f'<div class="author-box"><p>Our team {bio}</p></div>'
+    assert md(page(body=prose)).authors == []

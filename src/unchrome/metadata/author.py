@@ -63,24 +63,34 @@ _DATELINE_RE = re.compile(r"^(?:last\s+)?(?:updated|published|posted|modified)$"
 
 def _byline_text(node: LexborNode) -> str | None:
     """Cleaned author text of an element, ``None`` if empty, too long, or only a date."""
-    parts = _text_parts(node)
-    if parts is None:
-        return None
-    author = _clean_author(_name_chain(parts) if len(parts) > 1 else " ".join(parts))
+    return _read_byline(node)[0]
+
+
+def _read_byline(node: LexborNode) -> tuple[str | None, bool]:
+    """_byline_text, and whether the element is short enough to be a byline: a longer
+    one (an author box with a bio) gives the name it opens with, if it is one of a
+    first and a last name."""
+    parts, whole = _text_parts(node)
+    if whole:
+        author = _clean_author(_name_chain(parts) if len(parts) > 1 else " ".join(parts))
+    else:
+        author = _clean_author(_name_chain(parts, whole=False))
     if author:
         author = _DATE_TAIL_RE.sub("", author).strip(" ,|•·@-:") or None
         if author and _DATELINE_RE.match(author):
-            return None  # "Last Updated: January 7, 2025" is a dateline, not a byline
-    return author
+            author = None  # "Last Updated: January 7, 2025" is a dateline, not a byline
+    if author and author.casefold() in _NOT_NAMES:
+        author = None  # "The Author": a heading
+    return author, whole
 
 
 _NO_TEXT_PARENTS = frozenset(("style", "script", "noscript", "template"))
 
 
-def _text_parts(node: LexborNode) -> list[str] | None:
+def _text_parts(node: LexborNode) -> tuple[list[str], bool]:
     """The element's text nodes, each whitespace-collapsed (a style's or script's
-    left out: a byline's inline CSS is no part of it); ``None`` past _MAX_BYLINE
-    characters, a block too long to be a byline (read no further)."""
+    left out: a byline's inline CSS is no part of it), read up to _MAX_BYLINE
+    characters, and whether that is all of them."""
     parts: list[str] = []
     size = 0
     for child in node.traverse(include_text=True):
@@ -93,9 +103,9 @@ def _text_parts(node: LexborNode) -> list[str] | None:
         if text:
             size += len(text) + 1
             if size > _MAX_BYLINE:
-                return None
+                return parts, False
             parts.append(text)
-    return parts
+    return parts, True
 
 
 # A part of a byline between names: "and", "&", a comma, in the sets' languages.
@@ -106,12 +116,13 @@ _NAME_PARTICLES = frozenset(
 )
 
 
-def _name_chain(parts: list[str]) -> str:
+def _name_chain(parts: list[str], whole: bool = True) -> str:
     """The names of a byline whose elements each hold a piece of it ("By", "Keith
     Barry", "Senior Autos Reporter"; "Rachel MacDonald", "Writer"): the first piece
     that is a name, and the next ones only where a connector joins them ("Ana Ruiz",
     "and", "Raj Patel"): a piece after a name with nothing between is its role, its
-    outlet or its date. The whole text where no piece is a name."""
+    outlet or its date. Where no piece is a name, the whole text (``whole``) or
+    nothing."""
     names: list[str] = []
     joined = False
     for part in parts:
@@ -123,7 +134,12 @@ def _name_chain(parts: list[str]) -> str:
             # part of it.
             names, joined = [], False
             continue
-        if not bare or _CONNECTOR_RE.match(bare) or not _DATE_TAIL_RE.sub("", bare).strip():
+        if (
+            not bare
+            or bare.casefold() in _NOT_NAMES  # "The Author", "Follow"
+            or _CONNECTOR_RE.match(bare)
+            or not _DATE_TAIL_RE.sub("", bare).strip()
+        ):
             joined = joined or (
                 bool(names) and bool(bare) and _CONNECTOR_RE.match(bare) is not None
             )
@@ -133,19 +149,21 @@ def _name_chain(parts: list[str]) -> str:
             continue
         if names and not joined:
             break
-        if not names and not _name_like(bare):
-            return " ".join(parts)
+        if not names and not _name_like(bare, single=whole):
+            if not whole and len(bare.split()) == 1:
+                continue  # an author box's initials or icon label ("NB") before the name
+            return " ".join(parts) if whole else ""
         names.append(part)
         joined = _CONNECTED_END_RE.search(part) is not None
-    return ", ".join(names) if names else " ".join(parts)
+    return ", ".join(names) if names else " ".join(parts) if whole else ""
 
 
-def _name_like(text: str) -> bool:
-    """A person's name (a few capitalised words, particles aside) or a user name (one
-    token)."""
+def _name_like(text: str, single: bool = True) -> bool:
+    """A person's name (a few capitalised words, particles aside) or (``single``) a
+    user name (one token)."""
     words = text.split()
     if len(words) == 1:
-        return any(c.isalpha() for c in text)
+        return single and any(c.isalpha() for c in text)
     if any(c.isdigit() or c == ":" for c in text):
         return False  # "Posts: 116"
     return len(words) <= 5 and all(
@@ -182,9 +200,11 @@ def _byline_at(node: LexborNode) -> list[str]:
     """The texts naming the authors in ``node`` if it is a usable byline element."""
     if not _usable(node) or _NOT_NAME_RE.search(_hint(node)):
         return []
-    author = _byline_text(node)
+    author, whole = _read_byline(node)
     if not author:
         return []
+    if not whole:
+        return [author]  # the name an author box opens with; its inner parts are its bio
     names: list[str] = []
     kept: LexborNode | None = None
     for inner in bylines(node, 10):
@@ -318,7 +338,7 @@ def _names_of(values: Iterable[str], site_keys: list[str]) -> list[str]:
 
 # A label before the names: "By", its translations, "Text by", "Post by", "Authors:".
 _LABEL_RE = re.compile(
-    r"^(?:(?:[\w-]+\s+){0,2}?(?:by|von|par|por|av|door|af|via)|di|da|autor(?:in|en)?"
+    r"^(?:(?:[\w-]+\s+){0,3}?(?:by|von|par|por|av|door|af|via)|di|da|autor(?:in|en)?"
     r"|auteurs?|authors?|autore|written|posted|text|texto|texte|quelle|source|fuente|fonte)\b\s*[:：\-]?\s*",
     re.IGNORECASE,
 )
@@ -349,7 +369,7 @@ _ROLE_RE = re.compile(
 )
 _NOT_NAMES = frozenset(
     ("sign in", "log in", "login", "the author", "topic author", "author", "follow",
-     "follow author", "share", "more", "view profile")
+     "follow author", "share", "more", "view profile", "join us", "about us", "contact us")
 )  # fmt: skip
 _MAX_NAME_WORDS = 6
 _QUOTES = "\"'“”„«»‘’"
