@@ -822,3 +822,16 @@ def test_an_author_box_with_a_bio_gives_the_name_it_opens_with() -> None:
     # A box that opens with no name gives none.
     prose = f'<div class="author-box"><p>Our team {bio}</p></div>'
     assert md(page(body=prose)).authors == []
+
+
+def test_a_long_author_element_gives_way_to_a_short_byline_and_gives_no_heading() -> None:
+    teaser = "Buyers are bringing colour back to the living room this season. " * 2
+    body = (
+        f'<div class="author-posts"><a>Color Life</a><p>{teaser}</p></div>'
+        '<p class="byline">By Roslyn Ashford</p>'
+    )
+    assert md(page(body=body)).authors == ["Roslyn Ashford"]
+    heading = f'<div class="author-box"><h3>Permission To Be Bad</h3><p>{teaser}</p></div>'
+    assert md(page(body=heading)).authors == []
+    about = f'<div class="author-box"><h3>About Michael Brenner</h3><p>{teaser}</p></div>'
+    assert md(page(body=about)).authors == ["Michael Brenner"]

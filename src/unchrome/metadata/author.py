@@ -116,6 +116,9 @@ _NAME_PARTICLES = frozenset(
 )
 
 
+_PUNCTUATION = " ,;:&·|•-–—"
+
+
 def _name_chain(parts: list[str], whole: bool = True) -> str:
     """The names of a byline whose elements each hold a piece of it ("By", "Keith
     Barry", "Senior Autos Reporter"; "Rachel MacDonald", "Writer"): the first piece
@@ -125,15 +128,18 @@ def _name_chain(parts: list[str], whole: bool = True) -> str:
     nothing."""
     names: list[str] = []
     joined = False
+    # A label of its own ("By"; "Post", "by"; "in", "Living Room", "By"): the names
+    # follow it, what came before is part of it or the byline's furniture.
+    for at, part in enumerate(parts):
+        if _OTHER_ROLE_RE.match(part):
+            break
+        if not _LABEL_RE.sub("", part).strip(_PUNCTUATION) and part.strip(_PUNCTUATION):
+            parts = parts[at + 1 :]
+            break
     for part in parts:
         if _OTHER_ROLE_RE.match(part):
             break  # "Updated by", "Reviewed by": the people credited beside the author
-        bare = _LABEL_RE.sub("", part).strip(" ,;:&·|•-–—")
-        if not bare and part.strip(" ,;:&·|•-–—"):
-            # A label of its own ("Post", "by"; "Guide", "by"): what came before is
-            # part of it.
-            names, joined = [], False
-            continue
+        bare = _LABEL_RE.sub("", part).strip(_PUNCTUATION)
         if (
             not bare
             or bare.casefold() in _NOT_NAMES  # "The Author", "Follow"
@@ -144,7 +150,7 @@ def _name_chain(parts: list[str], whole: bool = True) -> str:
                 bool(names) and bool(bare) and _CONNECTOR_RE.match(bare) is not None
             )
             continue
-        if names and part.startswith("("):
+        if names and part.startswith("(") and part.endswith(")"):
             names[-1] += " " + part  # "(avec Damien Leloup et Morgane Tual)"
             continue
         if names and not joined:
@@ -158,14 +164,23 @@ def _name_chain(parts: list[str], whole: bool = True) -> str:
     return ", ".join(names) if names else " ".join(parts) if whole else ""
 
 
+# Words of headings and titles, not of names (an author box is read for a name only
+# where it opens with one).
+_PROSE_WORDS = frozenset(
+    ("a", "an", "on", "in", "at", "to", "of", "for", "and", "with", "about", "be", "is")
+)
+
+
 def _name_like(text: str, single: bool = True) -> bool:
     """A person's name (a few capitalised words, particles aside) or (``single``) a
     user name (one token)."""
     words = text.split()
     if len(words) == 1:
-        return single and any(c.isalpha() for c in text)
+        return single and sum(c.isalpha() for c in text) >= 2
     if any(c.isdigit() or c == ":" for c in text):
         return False  # "Posts: 116"
+    if not single and any(w.casefold() in _PROSE_WORDS for w in words):
+        return False  # a heading: "Permission To Be Bad", "On Quadrille Today"
     return len(words) <= 5 and all(
         w[:1].isupper() or w.casefold() in _NAME_PARTICLES for w in words if w[:1].isalpha()
     )
@@ -189,22 +204,28 @@ def _dom_byline(tree: LexborHTMLParser) -> list[str]:
     """
     root = tree.root
     # The real byline sits near the top; don't scan comment threads: 30 matches at most.
+    # An author box with a bio only where no byline is short enough to be one: the
+    # first long element named for an author is as often a teaser or a sidebar.
+    box: list[str] = []
     for node in bylines(root, 30) if root is not None else ():
-        found = _byline_at(node)
-        if found:
+        found, whole = _byline_at(node)
+        if found and whole:
             return found
-    return []
+        box = box or found
+    return box
 
 
-def _byline_at(node: LexborNode) -> list[str]:
-    """The texts naming the authors in ``node`` if it is a usable byline element."""
+def _byline_at(node: LexborNode) -> tuple[list[str], bool]:
+    """The texts naming the authors in ``node`` if it is a usable byline element, and
+    whether it is short enough to be a byline (not an author box with a bio)."""
     if not _usable(node) or _NOT_NAME_RE.search(_hint(node)):
-        return []
+        return [], True
     author, whole = _read_byline(node)
     if not author:
-        return []
+        return [], True
     if not whole:
-        return [author]  # the name an author box opens with; its inner parts are its bio
+        # The name an author box opens with; its inner parts are its bio.
+        return [author], False
     names: list[str] = []
     kept: LexborNode | None = None
     for inner in bylines(node, 10):
@@ -223,8 +244,8 @@ def _byline_at(node: LexborNode) -> list[str]:
         kept = inner
     itemprop_name = itemprop(node, "name")
     if itemprop_name is not None and (text := _byline_text(itemprop_name)):
-        return [text]
-    return names or [author]
+        return [text], True
+    return names or [author], True
 
 
 def _inside(node: LexborNode, ancestor: LexborNode) -> bool:
@@ -339,7 +360,8 @@ def _names_of(values: Iterable[str], site_keys: list[str]) -> list[str]:
 # A label before the names: "By", its translations, "Text by", "Post by", "Authors:".
 _LABEL_RE = re.compile(
     r"^(?:(?:[\w-]+\s+){0,3}?(?:by|von|par|por|av|door|af|via)|di|da|autor(?:in|en)?"
-    r"|auteurs?|authors?|autore|written|posted|text|texto|texte|quelle|source|fuente|fonte)\b\s*[:：\-]?\s*",
+    r"|auteurs?|authors?|autore|written|posted|text|texto|texte|quelle|source|fuente|fonte"
+    r"|about|作者)\b\s*[:：\-]?\s*",
     re.IGNORECASE,
 )
 # Where the name ends: a count ("159 1 1 silver badge"), a user card's or post's
@@ -369,7 +391,8 @@ _ROLE_RE = re.compile(
 )
 _NOT_NAMES = frozenset(
     ("sign in", "log in", "login", "the author", "topic author", "author", "follow",
-     "follow author", "share", "more", "view profile", "join us", "about us", "contact us")
+     "follow author", "share", "more", "view profile", "join us", "about us", "contact us",
+     "me", "us")
 )  # fmt: skip
 _MAX_NAME_WORDS = 6
 _QUOTES = "\"'“”„«»‘’"
