@@ -359,9 +359,9 @@ def _names_of(values: Iterable[str], site_keys: list[str]) -> list[str]:
 
 # A label before the names: "By", its translations, "Text by", "Post by", "Authors:".
 _LABEL_RE = re.compile(
-    r"^(?:(?:[\w-]+\s+){0,3}?(?:by|von|par|por|av|door|af|via)|di|da|autor(?:in|en)?"
+    r"^(?:(?:[\w-]+\s+){0,3}?(?:by|von|par|por|av|door|af|via|about)|di|da|autor(?:in|en)?"
     r"|auteurs?|authors?|autore|written|posted|text|texto|texte|quelle|source|fuente|fonte"
-    r"|about|作者)\b\s*[:：\-]?\s*",
+    r"|作者)\b\s*[:：\-]?\s*",
     re.IGNORECASE,
 )
 # Where the name ends: a count ("159 1 1 silver badge"), a user card's or post's
