@@ -835,3 +835,14 @@ def test_a_long_author_element_gives_way_to_a_short_byline_and_gives_no_heading(
     assert md(page(body=heading)).authors == []
     about = f'<div class="author-box"><h3>About Michael Brenner</h3><p>{teaser}</p></div>'
     assert md(page(body=about)).authors == ["Michael Brenner"]
+
+
+def test_a_short_segment_after_a_bar_leaves_a_declared_title() -> None:
+    og = '<meta property="og:title" content="How meditation rewires the brain | Opinion">'
+    assert md(page(og)).title == "How meditation rewires the brain"
+    # After a dash or a colon a short segment is the headline's own (a series, a part).
+    dash = '<meta property="og:title" content="Friday Facts #282 - 0.17 in sight">'
+    assert md(page(dash)).title == "Friday Facts #282 - 0.17 in sight"
+    # A long segment after the bar stays.
+    long = '<meta property="og:title" content="Cloud HR software | Payroll, hiring and time off">'
+    assert md(page(long)).title == "Cloud HR software | Payroll, hiring and time off"

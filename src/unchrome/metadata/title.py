@@ -166,6 +166,22 @@ def _leading_part(title: str, others: list[str]) -> str | None:
     return None
 
 
+_PIPE_TAIL_RE = re.compile(r"\s+\|\s+([^|]+)$")
+
+
+def _pipe_tail(title: str) -> str:
+    """``title`` without a short segment after its last bar ("… | Opinion", "… | WRAL"):
+    a bar parts a headline from a section or a site, rarely within a headline (a
+    series or a chapter follows a dash or a colon)."""
+    match = _PIPE_TAIL_RE.search(title)
+    if match is None:
+        return title
+    head = title[: match.start()]
+    if _word_count(match[1]) <= 3 and _word_count(head) >= 4:
+        return head
+    return title
+
+
 def _declared(
     metas: dict[str, str], ld: _LD, doc_title: str | None, site_keys: list[str]
 ) -> str | None:
@@ -198,7 +214,7 @@ def _publisher_title(
         # name, or one that another of their titles goes without ("… | Sport" beside
         # an og:title without it): a short trailing segment there is as likely a
         # series or chapter name.
-        title = _strip_site(candidate, site_keys, heuristic=False)
+        title = _pipe_tail(_strip_site(candidate, site_keys, heuristic=False))
         others = [t for t in (metas.get("og:title"), metas.get("twitter:title"), *h1s) if t]
         return _leading_part(title, others) or title
     if not doc_title:
