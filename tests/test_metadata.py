@@ -846,3 +846,17 @@ def test_a_short_segment_after_a_bar_leaves_a_declared_title() -> None:
     # A long segment after the bar stays.
     long = '<meta property="og:title" content="Cloud HR software | Payroll, hiring and time off">'
     assert md(page(long)).title == "Cloud HR software | Payroll, hiring and time off"
+
+
+def test_a_logo_h1_names_the_site_to_leave_out_of_the_title() -> None:
+    head = "<title>What is Ownership? - The Rust Programming Language</title>"
+    body = '<h1 class="menu-title">The Rust Programming Language</h1><h2>What Is Ownership?</h2>'
+    assert md(page(head, body), "https://doc.example.org/book/ch04.html").title == (
+        "What is Ownership?"
+    )
+    # Where the site leads <title>, its last segment is the headline, h1 and all.
+    head = "<title>NASA SVS | Impact of Climate Change on Yields</title>"
+    body = "<h1>Impact of Climate Change on Yields</h1>"
+    assert md(page(head, body), "https://svs.gsfc.nasa.gov/4974").title == (
+        "Impact of Climate Change on Yields"
+    )
