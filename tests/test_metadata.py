@@ -860,3 +860,15 @@ def test_a_logo_h1_names_the_site_to_leave_out_of_the_title() -> None:
     assert md(page(head, body), "https://svs.gsfc.nasa.gov/4974").title == (
         "Impact of Climate Change on Yields"
     )
+
+
+def test_the_headline_of_a_page_without_h1_may_word_its_title_its_own_way() -> None:
+    body = (
+        "<h2>Your cart is empty</h2><p>blog | February 01, 2022</p>"
+        "<h2>7 Ways to Help You Transition to a Plant Based Diet</h2>" + STORY
+    )
+    head = "<title>7 Ways to Transition to a Plant-Based Diet | Koia</title>"
+    assert md(page(head=head, body=body)).date == "2022-02-01"
+    # An h2 that shares little with the title is not the headline.
+    body = "<h2>Your cart is empty</h2><p>blog | February 01, 2022</p><h2>Language</h2>" + STORY
+    assert md(page(head=head, body=body)).date is None

@@ -14,6 +14,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from unchrome._native._dom import texts_after, texts_before
 from unchrome.metadata.common import _clean, _hint, _node_text, _norm_key
 from unchrome.metadata.jsonld import _LD
+from unchrome.metadata.title import _H1_AGREEMENT, _agreement
 from unchrome.urls import path as url_path
 
 _ISO_RE = re.compile(
@@ -433,7 +434,22 @@ def _headline(
             return node
     if named:
         return named[0]
-    return next((node for node in h2s if holds_title(_node_text(node))), None)
+    # An h2 in the h1's place words the title its own way more often than an h1 does
+    # ("7 Ways to Help You Transition to a Plant Based Diet" beside a title "7 Ways to
+    # Transition to a Plant-Based Diet"): one that holds it, else one that agrees with
+    # it as the story's h1 must (title._agreement).
+    texts = [_node_text(node) for node in h2s]
+    held = next((node for node, text in zip(h2s, texts, strict=True) if holds_title(text)), None)
+    if held is not None or not title:
+        return held
+    return next(
+        (
+            node
+            for node, text in zip(h2s, texts, strict=True)
+            if _agreement(text, [title]) >= _H1_AGREEMENT
+        ),
+        None,
+    )
 
 
 def _pick_dates(
