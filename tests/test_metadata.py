@@ -872,3 +872,10 @@ def test_the_headline_of_a_page_without_h1_may_word_its_title_its_own_way() -> N
     # An h2 that shares little with the title is not the headline.
     body = "<h2>Your cart is empty</h2><p>blog | February 01, 2022</p><h2>Language</h2>" + STORY
     assert md(page(head=head, body=body)).date is None
+
+
+def test_a_position_after_a_comma_is_no_name() -> None:
+    meta = '<meta name="author" content="Julie Weisenhorn, Natalie Hoidal, Extension educators">'
+    assert md(page(meta)).authors == ["Julie Weisenhorn", "Natalie Hoidal"]
+    meta = '<meta name="author" content="Mateusz Haberny, Founder at Oakywood">'
+    assert md(page(meta)).authors == ["Mateusz Haberny"]

@@ -386,7 +386,11 @@ _CREDENTIAL_RE = re.compile(
 )
 _ROLE_RE = re.compile(
     r"\b(?:editor|reporter|writer|correspondent|contributor|columnist|journalist|staff"
-    r"|redakteur(?:in)?|rédact(?:eur|rice)|redactor|redattore|expert)s?$",
+    r"|redakteur(?:in)?|rédact(?:eur|rice)|redactor|redattore|expert|educator|founder"
+    r"|director|manager|specialist|consultant|analyst|engineer|officer|president"
+    r"|researcher|scientist|strategist|marketer)s?$"
+    # A position at an organisation: "Founder at Oakywood", "CEO of CaseBasix".
+    r"|^[\w.\- ]+\s(?:at|of|@)\s+\w",
     re.IGNORECASE,
 )
 _NOT_NAMES = frozenset(
