@@ -759,11 +759,15 @@ def test_a_previous_teasers_date_above_the_headline_does_not_beat_the_markup() -
     teaser = "<div><a>Collin Anderson</a></div><div>January 16, 2023</div>"
     body = teaser + "<article><a>Democrats</a><h1>Soros family gives early</h1>" + STORY
     assert md(page(head=head, body=body)).date == "2023-04-28T18:01:37+00:00"
-    # The line just above the headline is its own: an earlier day there still wins.
+    # Without an article around the headline, a day just above it still wins; so does
+    # one split over elements ("23" "Jul" "2012" "6:06pm").
     body = "<nav>Home</nav><time>March 1, 2024</time><h1>Healthy eating tips</h1>" + STORY
     head = '<meta property="og:updated_time" content="2024-07-05">'
     head += '<meta name="DC.date" content="2024-07-05T14:20:08Z">'
     assert md(page(head=head, body=body)).date == "2024-03-01"
+    split = "<p>Print</p><b>23</b> <i>Jul</i> <i>2012</i> <i>6:06pm, EDT</i><h1>Lungs</h1>"
+    head = '<meta name="date" content="July 31, 2012, 2:30 pm">'
+    assert md(page(head=head, body=split + STORY)).date == "2012-07-23"
 
 
 def test_a_role_in_an_element_of_its_own_after_the_name_is_left_out() -> None:

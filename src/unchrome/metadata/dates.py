@@ -397,18 +397,50 @@ def _headline_dates(
     size = sum(len(part) + 1 for part in before)
     # Distance from the headline: after it, the offset; before it, the characters left.
     found = [(at, iso, kind, True) for at, iso, kind in after]
-    # Above the headline, the line next to it is its kicker; further up may be the
-    # previous teaser of a listing of stories that runs into this one (a fundus page
-    # printed a related story's byline and January day, then a section's name, above
-    # an April story).
-    last = size - len(before[-1]) - 1 if before else size
-    found += [(size - at, iso, kind, at >= last) for at, iso, kind in _datelines(before, lang)]
+    # Above the headline, inside the story's <article> if it has one: further up may
+    # be the previous teaser of a listing of stories that runs into this one (a
+    # fundus page printed a related story's byline and January day, then, in the
+    # story's article, its section's name above an April story).
+    above = _datelines(before, lang)
+    inside = _article_lead_chars(headline) if above else None
+    found += [
+        (size - at, iso, kind, inside is None or size - at <= inside) for at, iso, kind in above
+    ]
     found.sort(key=lambda item: item[0])
     published = next(
         ((at, iso, under) for at, iso, kind, under in found if kind == "published"), None
     )
     modified = next((iso for _, iso, kind, _ in found if kind == "modified"), None)
     return published, modified
+
+
+_ARTICLE_DEPTH = 10
+_ARTICLE_LEAD_NODES = 200
+
+
+def _article_lead_chars(headline: LexborNode) -> int | None:
+    """The characters of text an <article> holding the headline has before it (its
+    kicker, its section), or ``None`` where no article holds it (or its lead is too
+    long to walk)."""
+    article = headline.parent
+    for _ in range(_ARTICLE_DEPTH):
+        if article is None or article.tag == "article":
+            break
+        article = article.parent
+    if article is None or article.tag != "article":
+        return None
+    chars = 0
+    for steps, node in enumerate(article.traverse(include_text=True)):
+        if node == headline:
+            return chars
+        if steps > _ARTICLE_LEAD_NODES:
+            return None
+        if node.tag == "-text":
+            parent = node.parent
+            if parent is None or parent.tag not in _NO_TEXT_TAGS:
+                text = node.text_content or ""
+                chars += len(" ".join(text.split())) + 1 if text.strip() else 0
+    return None
 
 
 # The h2 elements compared with the title on a page without an h1 (forum software
