@@ -795,6 +795,11 @@ def test_a_label_split_over_elements_and_a_user_cards_counts_are_no_names() -> N
         "<span>Posts: 116</span> <span>Threads: 23</span></div></div>"
     )
     assert md(page(body=card)).authors == ["StarredSkies"]
+    joined = (
+        '<div class="author"><div class="author-name">codeless</div>'
+        '<div class="author-registered"><span>Joined:</span> <span>2020年2月9日</span></div></div>'
+    )
+    assert md(page(body=joined)).authors == ["codeless"]
 
 
 def test_a_byline_class_is_read_by_its_words_and_without_its_inline_css() -> None:

@@ -369,7 +369,7 @@ _LABEL_RE = re.compile(
 _TAIL_RE = re.compile(
     r"\s+(?:[\d.,]+[kKmM]?(?:\s|$)|posts?:|threads?:|joined|reputation|offline|online"
     r"|wrote\b|last\s+(?:updated|edited)|updated|published|reviewed|edited|fact[\s-]checked"
-    r"|on\s+\d).*$|\s*[»«|•·✉].*$|\s+@\s.*$|^(?:posts?|threads?|joined|reputation)\s*:.*$",
+    r"|on\s+\d).*$|\s*[»«|•·✉].*$|\s+@\s.*$|^(?:posts?|threads?|joined|reputation)\b(?:\s*:.*)?$",
     re.IGNORECASE,
 )
 # Between names: commas, semicolons, "&", and "and" in the languages of the sets.
