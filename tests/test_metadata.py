@@ -869,6 +869,12 @@ def test_a_logo_h1_names_the_site_to_leave_out_of_the_title() -> None:
     assert md(page(head, body), "https://svs.gsfc.nasa.gov/4974").title == (
         "Impact of Climate Change on Yields"
     )
+    # A site's name leading the title, unknown to the host, with the headline as h1.
+    head = "<title>The Art of Non-Conformity » Searching for Guinea Bissau</title>"
+    body = "<h1>Searching for Guinea Bissau</h1><h2>Archives</h2>"
+    assert md(page(head, body), "https://chrisguillebeau.com/3x5/").title == (
+        "Searching for Guinea Bissau"
+    )
 
 
 def test_the_headline_of_a_page_without_h1_may_word_its_title_its_own_way() -> None:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from unchrome.metadata.common import _clean, _first, _norm_key
+from selectolax.lexbor import LexborNode
+
+from unchrome.metadata.common import _clean, _first, _node_text, _norm_key
 from unchrome.metadata.jsonld import _LD
 from unchrome.urls import host as url_host
 
@@ -287,18 +290,26 @@ def _story_h1(h1s: list[str], sources: list[str], site_keys: list[str]) -> str |
     return best if best_score >= _H1_AGREEMENT else None
 
 
-def _logo_keys(doc_title: str | None, h1s: list[str], site_keys: list[str]) -> list[str]:
+def _logo_keys(
+    doc_title: str | None, h1s: list[str], site_keys: list[str], h2s: Sequence[LexborNode]
+) -> list[str]:
     """The site's name as a logo h1 gives it: an h1 that is the last segment of
-    ``<title>`` ("What is Ownership? - The Rust Programming Language" with
-    an h1 "The Rust Programming Language"), a name that host and og:site_name may not
-    give."""
+    ``<title>`` while another segment is an h2, the story's heading under the logo
+    ("What is Ownership? - The Rust Programming Language", an h1 "The Rust
+    Programming Language" and an h2 "What Is Ownership?"): a name that host and
+    og:site_name may not give."""
     if not doc_title or not h1s:
         return []
     parts = [p.strip() for p in _TITLE_SEP_RE.split(doc_title) if p and p.strip()]
     if len(parts) < 2 or _matches_site(parts[0], site_keys):
         return []  # "NASA SVS | Impact of …": the site leads, the h1 is the headline
     last = _norm_key(parts[-1])
-    return [last] if last and any(_norm_key(h1) == last for h1 in h1s) else []
+    if not last or not any(_norm_key(h1) == last for h1 in h1s):
+        return []
+    # "The Art of Non-Conformity » Searching for Guinea Bissau" with that headline as
+    # its h1: the h1 is the story's, and the site's name leads.
+    heads = {_norm_key(part) for part in parts[:-1]}
+    return [last] if any(_norm_key(_node_text(node)) in heads for node in h2s) else []
 
 
 def _pick_title(
@@ -307,6 +318,7 @@ def _pick_title(
     doc_title: str | None,
     h1s: list[str],
     site_keys: list[str],
+    h2s: Sequence[LexborNode] = (),
 ) -> str | None:
     """The document's headline, by agreement of its sources.
 
@@ -322,7 +334,7 @@ def _pick_title(
     """
     # A heading's permalink mark ("Working with forms ¶") is no part of it.
     h1s = [h1.rstrip(_PERMALINK_MARKS).rstrip() or h1 for h1 in h1s]
-    site_keys = site_keys + _logo_keys(doc_title, h1s, site_keys)
+    site_keys = site_keys + _logo_keys(doc_title, h1s, site_keys, h2s)
     declared = _publisher_title(metas, ld, doc_title, site_keys, h1s)
     sources = [s for s in (declared, _ld_title(ld, doc_title), doc_title) if s]
     sources += [v for k in ("og:title", "twitter:title") if (v := metas.get(k))]
