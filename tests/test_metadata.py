@@ -743,3 +743,154 @@ def test_agreement_with_readability_pages() -> None:
         print(f"  {key:14} {rate:.3f}  misses: {', '.join(misses[key][:8])}")
     for key, measured in MEASURED.items():
         assert rates[key] >= measured - 0.02, (key, rates[key], misses[key])
+
+
+def test_a_json_ld_person_named_by_given_and_family_name() -> None:
+    people = [
+        {"@type": "Person", "givenName": "Birgit", "familyName": "Baumann"},
+        {"@type": "Person", "givenName": "Anna Giulia", "familyName": "Fink"},
+    ]
+    head = ld({"@type": "NewsArticle", "headline": "Kalifat-Rufe", "author": people})
+    assert md(page(head)).authors == ["Birgit Baumann", "Anna Giulia Fink"]
+
+
+def test_a_previous_teasers_date_above_the_headline_does_not_beat_the_markup() -> None:
+    head = '<meta property="article:published_time" content="2023-04-28T18:01:37+00:00">'
+    teaser = "<div><a>Collin Anderson</a></div><div>January 16, 2023</div>"
+    body = teaser + "<article><a>Democrats</a><h1>Soros family gives early</h1>" + STORY
+    assert md(page(head=head, body=body)).date == "2023-04-28T18:01:37+00:00"
+    # Without an article around the headline, a day just above it still wins; so does
+    # one split over elements ("23" "Jul" "2012" "6:06pm").
+    body = "<nav>Home</nav><time>March 1, 2024</time><h1>Healthy eating tips</h1>" + STORY
+    head = '<meta property="og:updated_time" content="2024-07-05">'
+    head += '<meta name="DC.date" content="2024-07-05T14:20:08Z">'
+    assert md(page(head=head, body=body)).date == "2024-03-01"
+    split = "<p>Print</p><b>23</b> <i>Jul</i> <i>2012</i> <i>6:06pm, EDT</i><h1>Lungs</h1>"
+    head = '<meta name="date" content="July 31, 2012, 2:30 pm">'
+    assert md(page(head=head, body=split + STORY)).date == "2012-07-23"
+
+
+def test_a_role_in_an_element_of_its_own_after_the_name_is_left_out() -> None:
+    byline = (
+        '<div class="byline"><span>By</span> <a href="/a/kb">Keith Barry</a>'
+        " <span>Senior Autos Reporter</span> <span>Updated March 11, 2026</span></div>"
+    )
+    assert md(page(body=byline)).authors == ["Keith Barry"]
+    card = (
+        '<div class="card-author"><h2 class="card-author-name title">Matt Check</h2>'
+        '<div class="card-author-rol">Head Winemaker, Co-Founder</div></div>'
+    )
+    assert md(page(body=card)).authors == ["Matt Check"]
+    # Names joined by a connector in elements of their own are all kept.
+    two = '<p class="byline">By <a>Ana Ruiz</a> and <a>Raj Patel</a> <span>Staff</span></p>'
+    assert md(page(body=two)).authors == ["Ana Ruiz", "Raj Patel"]
+
+
+def test_a_label_split_over_elements_and_a_user_cards_counts_are_no_names() -> None:
+    post = '<p class="author"><span>Post</span> by <a>galitsyn</a> » 11. Sep 2024, 18:36</p>'
+    assert md(page(body=post)).authors == ["galitsyn"]
+    card = (
+        '<div class="post_author"><div class="author_information"><a>StarredSkies</a>'
+        ' <span>Big Board Owner</span></div><div class="author_statistics">'
+        "<span>Posts: 116</span> <span>Threads: 23</span></div></div>"
+    )
+    assert md(page(body=card)).authors == ["StarredSkies"]
+    joined = (
+        '<div class="author"><div class="author-name">codeless</div>'
+        '<div class="author-registered"><span>Joined:</span> <span>2020年2月9日</span></div></div>'
+    )
+    assert md(page(body=joined)).authors == ["codeless"]
+
+
+def test_a_byline_class_is_read_by_its_words_and_without_its_inline_css() -> None:
+    # "job" inside "jobber" is no job title.
+    hero = (
+        '<div class="jobber-hero__author-wrapper">'
+        '<span class="jobber-hero__author">Lisa Pham</span></div>'
+    )
+    assert md(page(body=hero)).authors == ["Lisa Pham"]
+    css = ".css-1cclx50{-webkit-align-self:flex-start;align-self:flex-start;}" * 3
+    styled = f'<div class="author"><style>{css}</style><span><a>Trevor Jackins</a></span></div>'
+    assert md(page(body=styled)).authors == ["Trevor Jackins"]
+
+
+def test_an_author_box_with_a_bio_gives_the_name_it_opens_with() -> None:
+    bio = "is a growth-focused marketing professional who writes about clinics. " * 2
+    box = (
+        '<div class="blog_author-box"><img class="blog_author-image" alt="">'
+        f'<div class="text-size-small">Lauren Vetter</div><p>Lauren Vetter {bio}</p></div>'
+    )
+    assert md(page(body=box)).authors == ["Lauren Vetter"]
+    # The initials of an avatar and a "The Author" heading before the name are not it.
+    card = (
+        '<div class="author-container"><div class="article-author">The Author</div>'
+        '<div class="author-card"><span class="initials">NB</span>'
+        f"<div><span>Nicole Burke</span><p>As founder of a garden {bio}</p></div></div></div>"
+    )
+    assert md(page(body=card)).authors == ["Nicole Burke"]
+    # A box that opens with no name gives none.
+    prose = f'<div class="author-box"><p>Our team {bio}</p></div>'
+    assert md(page(body=prose)).authors == []
+
+
+def test_a_long_author_element_gives_way_to_a_short_byline_and_gives_no_heading() -> None:
+    teaser = "Buyers are bringing colour back to the living room this season. " * 2
+    body = (
+        f'<div class="author-posts"><a>Color Life</a><p>{teaser}</p></div>'
+        '<p class="byline">By Roslyn Ashford</p>'
+    )
+    assert md(page(body=body)).authors == ["Roslyn Ashford"]
+    heading = f'<div class="author-box"><h3>Permission To Be Bad</h3><p>{teaser}</p></div>'
+    assert md(page(body=heading)).authors == []
+    about = f'<div class="author-box"><h3>About Michael Brenner</h3><p>{teaser}</p></div>'
+    assert md(page(body=about)).authors == ["Michael Brenner"]
+
+
+def test_a_short_segment_after_a_bar_leaves_a_declared_title() -> None:
+    og = '<meta property="og:title" content="How meditation rewires the brain | Opinion">'
+    assert md(page(og)).title == "How meditation rewires the brain"
+    # After a dash or a colon a short segment is the headline's own (a series, a part).
+    dash = '<meta property="og:title" content="Friday Facts #282 - 0.17 in sight">'
+    assert md(page(dash)).title == "Friday Facts #282 - 0.17 in sight"
+    # A long segment after the bar stays.
+    long = '<meta property="og:title" content="Cloud HR software | Payroll, hiring and time off">'
+    assert md(page(long)).title == "Cloud HR software | Payroll, hiring and time off"
+
+
+def test_a_logo_h1_names_the_site_to_leave_out_of_the_title() -> None:
+    head = "<title>What is Ownership? - The Rust Programming Language</title>"
+    body = '<h1 class="menu-title">The Rust Programming Language</h1><h2>What Is Ownership?</h2>'
+    assert md(page(head, body), "https://doc.example.org/book/ch04.html").title == (
+        "What is Ownership?"
+    )
+    # Where the site leads <title>, its last segment is the headline, h1 and all.
+    head = "<title>NASA SVS | Impact of Climate Change on Yields</title>"
+    body = "<h1>Impact of Climate Change on Yields</h1>"
+    assert md(page(head, body), "https://svs.gsfc.nasa.gov/4974").title == (
+        "Impact of Climate Change on Yields"
+    )
+    # A site's name leading the title, unknown to the host, with the headline as h1.
+    head = "<title>The Art of Non-Conformity » Searching for Guinea Bissau</title>"
+    body = "<h1>Searching for Guinea Bissau</h1><h2>Archives</h2>"
+    assert md(page(head, body), "https://chrisguillebeau.com/3x5/").title == (
+        "Searching for Guinea Bissau"
+    )
+
+
+def test_the_headline_of_a_page_without_h1_may_word_its_title_its_own_way() -> None:
+    body = (
+        "<h2>Your cart is empty</h2><p>blog | February 01, 2022</p>"
+        "<h2>7 Ways to Help You Transition to a Plant Based Diet</h2>" + STORY
+    )
+    head = "<title>7 Ways to Transition to a Plant-Based Diet | Koia</title>"
+    assert md(page(head=head, body=body)).date == "2022-02-01"
+    # An h2 that shares little with the title is not the headline.
+    body = "<h2>Your cart is empty</h2><p>blog | February 01, 2022</p><h2>Language</h2>" + STORY
+    assert md(page(head=head, body=body)).date is None
+
+
+def test_a_position_after_a_comma_is_no_name() -> None:
+    meta = '<meta name="author" content="Julie Weisenhorn, Natalie Hoidal, Extension educators">'
+    assert md(page(meta)).authors == ["Julie Weisenhorn", "Natalie Hoidal"]
+    meta = '<meta name="author" content="Mateusz Haberny, Founder at Oakywood">'
+    assert md(page(meta)).authors == ["Mateusz Haberny"]

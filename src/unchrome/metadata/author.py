@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from unchrome._native._dom import bylines, itemprop, texts_after
-from unchrome.metadata.common import _clean, _hint, _looks_like_url, _node_text
+from unchrome.metadata.common import _clean, _hint, _looks_like_url
 from unchrome.metadata.dates import _MONTH_ALT
 from unchrome.metadata.jsonld import _LD, ld_types
 from unchrome.metadata.title import _matches_site
@@ -40,7 +40,12 @@ def _clean_author(value: str | None) -> str | None:
 
 
 # Parts of a byline block that are not the name: "Games Editor", bios, dates, avatars.
-_NOT_NAME_RE = re.compile(r"title|bio|date|time|avatar|photo|image|img|role|job|social|follow")
+# The short words only as words of the class ("author-bio", "job_title"): inside
+# another word they are no sign ("jobber-post-hero__author", "controller").
+_NOT_NAME_RE = re.compile(
+    r"title|date|time|avatar|photo|image|social|follow"
+    r"|(?<![a-z0-9])(?:bio|biography|img|role|job)(?![a-z0-9])"
+)
 _SKIP_TAGS = frozenset(("html", "body", "meta", "link", "script", "style", "img", "svg"))
 
 
@@ -58,12 +63,127 @@ _DATELINE_RE = re.compile(r"^(?:last\s+)?(?:updated|published|posted|modified)$"
 
 def _byline_text(node: LexborNode) -> str | None:
     """Cleaned author text of an element, ``None`` if empty, too long, or only a date."""
-    author = _clean_author(_node_text(node))
+    return _read_byline(node)[0]
+
+
+def _read_byline(node: LexborNode) -> tuple[str | None, bool]:
+    """_byline_text, and whether the element is short enough to be a byline: a longer
+    one (an author box with a bio) gives the name it opens with, if it is one of a
+    first and a last name."""
+    parts, whole = _text_parts(node)
+    if whole:
+        author = _clean_author(_name_chain(parts) if len(parts) > 1 else " ".join(parts))
+    else:
+        author = _clean_author(_name_chain(parts, whole=False))
     if author:
         author = _DATE_TAIL_RE.sub("", author).strip(" ,|•·@-:") or None
         if author and _DATELINE_RE.match(author):
-            return None  # "Last Updated: January 7, 2025" is a dateline, not a byline
-    return author
+            author = None  # "Last Updated: January 7, 2025" is a dateline, not a byline
+    if author and author.casefold() in _NOT_NAMES:
+        author = None  # "The Author": a heading
+    return author, whole
+
+
+_NO_TEXT_PARENTS = frozenset(("style", "script", "noscript", "template"))
+
+
+def _text_parts(node: LexborNode) -> tuple[list[str], bool]:
+    """The element's text nodes, each whitespace-collapsed (a style's or script's
+    left out: a byline's inline CSS is no part of it), read up to _MAX_BYLINE
+    characters, and whether that is all of them."""
+    parts: list[str] = []
+    size = 0
+    for child in node.traverse(include_text=True):
+        if child.tag != "-text":
+            continue
+        parent = child.parent
+        if parent is not None and parent.tag in _NO_TEXT_PARENTS:
+            continue
+        text = " ".join((child.text_content or "").split())
+        if text:
+            size += len(text) + 1
+            if size > _MAX_BYLINE:
+                return parts, False
+            parts.append(text)
+    return parts, True
+
+
+# A part of a byline between names: "and", "&", a comma, in the sets' languages.
+_CONNECTOR_RE = re.compile(r"^(?:[,;&/+·|•]|and|und|et|y|e|og|och|en|ve|és)$", re.IGNORECASE)
+_CONNECTED_END_RE = re.compile(r"(?:[,;&]|\s(?:and|und|et|y|og|och|en))$", re.IGNORECASE)
+_NAME_PARTICLES = frozenset(
+    ("van", "von", "der", "den", "de", "da", "di", "del", "la", "le", "du", "dos", "das", "bin")
+)
+
+
+_PUNCTUATION = " ,;:&·|•-–—"
+
+
+def _name_chain(parts: list[str], whole: bool = True) -> str:
+    """The names of a byline whose elements each hold a piece of it ("By", "Keith
+    Barry", "Senior Autos Reporter"; "Rachel MacDonald", "Writer"): the first piece
+    that is a name, and the next ones only where a connector joins them ("Ana Ruiz",
+    "and", "Raj Patel"): a piece after a name with nothing between is its role, its
+    outlet or its date. Where no piece is a name, the whole text (``whole``) or
+    nothing."""
+    names: list[str] = []
+    joined = False
+    # A label of its own ("By"; "Post", "by"; "in", "Living Room", "By"): the names
+    # follow it, what came before is part of it or the byline's furniture.
+    for at, part in enumerate(parts):
+        if _OTHER_ROLE_RE.match(part):
+            break
+        if not _LABEL_RE.sub("", part).strip(_PUNCTUATION) and part.strip(_PUNCTUATION):
+            parts = parts[at + 1 :]
+            break
+    for part in parts:
+        if _OTHER_ROLE_RE.match(part):
+            break  # "Updated by", "Reviewed by": the people credited beside the author
+        bare = _LABEL_RE.sub("", part).strip(_PUNCTUATION)
+        if (
+            not bare
+            or bare.casefold() in _NOT_NAMES  # "The Author", "Follow"
+            or _CONNECTOR_RE.match(bare)
+            or not _DATE_TAIL_RE.sub("", bare).strip()
+        ):
+            joined = joined or (
+                bool(names) and bool(bare) and _CONNECTOR_RE.match(bare) is not None
+            )
+            continue
+        if names and part.startswith("(") and part.endswith(")"):
+            names[-1] += " " + part  # "(avec Damien Leloup et Morgane Tual)"
+            continue
+        if names and not joined:
+            break
+        if not names and not _name_like(bare, single=whole):
+            if not whole and len(bare.split()) == 1:
+                continue  # an author box's initials or icon label ("NB") before the name
+            return " ".join(parts) if whole else ""
+        names.append(part)
+        joined = _CONNECTED_END_RE.search(part) is not None
+    return ", ".join(names) if names else " ".join(parts) if whole else ""
+
+
+# Words of headings and titles, not of names (an author box is read for a name only
+# where it opens with one).
+_PROSE_WORDS = frozenset(
+    ("a", "an", "on", "in", "at", "to", "of", "for", "and", "with", "about", "be", "is")
+)
+
+
+def _name_like(text: str, single: bool = True) -> bool:
+    """A person's name (a few capitalised words, particles aside) or (``single``) a
+    user name (one token)."""
+    words = text.split()
+    if len(words) == 1:
+        return single and sum(c.isalpha() for c in text) >= 2
+    if any(c.isdigit() or c == ":" for c in text):
+        return False  # "Posts: 116"
+    if not single and any(w.casefold() in _PROSE_WORDS for w in words):
+        return False  # a heading: "Permission To Be Bad", "On Quadrille Today"
+    return len(words) <= 5 and all(
+        w[:1].isupper() or w.casefold() in _NAME_PARTICLES for w in words if w[:1].isalpha()
+    )
 
 
 def _usable(node: LexborNode) -> bool:
@@ -84,21 +204,30 @@ def _dom_byline(tree: LexborHTMLParser) -> list[str]:
     """
     root = tree.root
     # The real byline sits near the top; don't scan comment threads: 30 matches at most.
+    # An author box with a bio only where no byline is short enough to be one: the
+    # first long element named for an author is as often a teaser or a sidebar.
+    box: list[str] = []
     for node in bylines(root, 30) if root is not None else ():
-        found = _byline_at(node)
-        if found:
+        found, whole = _byline_at(node)
+        if found and whole:
             return found
-    return []
+        box = box or found
+    return box
 
 
-def _byline_at(node: LexborNode) -> list[str]:
-    """The texts naming the authors in ``node`` if it is a usable byline element."""
+def _byline_at(node: LexborNode) -> tuple[list[str], bool]:
+    """The texts naming the authors in ``node`` if it is a usable byline element, and
+    whether it is short enough to be a byline (not an author box with a bio)."""
     if not _usable(node) or _NOT_NAME_RE.search(_hint(node)):
-        return []
-    author = _byline_text(node)
+        return [], True
+    author, whole = _read_byline(node)
     if not author:
-        return []
+        return [], True
+    if not whole:
+        # The name an author box opens with; its inner parts are its bio.
+        return [author], False
     names: list[str] = []
+    kept: LexborNode | None = None
     for inner in bylines(node, 10):
         if not _usable(inner) or _NOT_NAME_RE.search(_hint(inner)):
             continue
@@ -108,12 +237,27 @@ def _byline_at(node: LexborNode) -> list[str]:
         # Keep the innermost: drop an earlier kept element that contains this one.
         if names and text in names[-1]:
             names[-1] = text
+        elif kept is not None and _inside(inner, kept):
+            continue  # a piece the kept element's reading left out (its role)
         elif text not in names:
             names.append(text)
+        kept = inner
     itemprop_name = itemprop(node, "name")
     if itemprop_name is not None and (text := _byline_text(itemprop_name)):
-        return [text]
-    return names or [author]
+        return [text], True
+    return names or [author], True
+
+
+def _inside(node: LexborNode, ancestor: LexborNode) -> bool:
+    """Whether ``node`` sits in ``ancestor`` (a few levels down at most)."""
+    parent = node.parent
+    for _ in range(8):
+        if parent is None:
+            return False
+        if parent == ancestor:
+            return True
+        parent = parent.parent
+    return False
 
 
 # Meta names that carry the author; citation_author (scholarly pages) once per author.
@@ -215,8 +359,9 @@ def _names_of(values: Iterable[str], site_keys: list[str]) -> list[str]:
 
 # A label before the names: "By", its translations, "Text by", "Post by", "Authors:".
 _LABEL_RE = re.compile(
-    r"^(?:(?:[\w-]+\s+){0,2}?(?:by|von|par|por|av|door|af)|di|da|autor(?:in|en)?"
-    r"|auteurs?|authors?|autore|written|posted|text|texto|texte|quelle|source|fuente|fonte)\b\s*[:：\-]?\s*",
+    r"^(?:(?:[\w-]+\s+){0,3}?(?:by|von|par|por|av|door|af|via|about)|di|da|autor(?:in|en)?"
+    r"|auteurs?|authors?|autore|written|posted|text|texto|texte|quelle|source|fuente|fonte"
+    r"|作者)\b\s*[:：\-]?\s*",
     re.IGNORECASE,
 )
 # Where the name ends: a count ("159 1 1 silver badge"), a user card's or post's
@@ -224,7 +369,7 @@ _LABEL_RE = re.compile(
 _TAIL_RE = re.compile(
     r"\s+(?:[\d.,]+[kKmM]?(?:\s|$)|posts?:|threads?:|joined|reputation|offline|online"
     r"|wrote\b|last\s+(?:updated|edited)|updated|published|reviewed|edited|fact[\s-]checked"
-    r"|on\s+\d).*$|\s*[»«|•·✉].*$|\s+@\s.*$",
+    r"|on\s+\d).*$|\s*[»«|•·✉].*$|\s+@\s.*$|^(?:posts?|threads?|joined|reputation)\b(?:\s*:.*)?$",
     re.IGNORECASE,
 )
 # Between names: commas, semicolons, "&", and "and" in the languages of the sets.
@@ -241,12 +386,17 @@ _CREDENTIAL_RE = re.compile(
 )
 _ROLE_RE = re.compile(
     r"\b(?:editor|reporter|writer|correspondent|contributor|columnist|journalist|staff"
-    r"|redakteur(?:in)?|rédact(?:eur|rice)|redactor|redattore|expert)s?$",
+    r"|redakteur(?:in)?|rédact(?:eur|rice)|redactor|redattore|expert|educator|founder"
+    r"|director|manager|specialist|consultant|analyst|engineer|officer|president"
+    r"|researcher|scientist|strategist|marketer)s?$"
+    # A position at an organisation: "Founder at Oakywood", "CEO of CaseBasix".
+    r"|^[\w.\- ]+\s(?:at|of|@)\s+\w",
     re.IGNORECASE,
 )
 _NOT_NAMES = frozenset(
     ("sign in", "log in", "login", "the author", "topic author", "author", "follow",
-     "follow author", "share", "more", "view profile")
+     "follow author", "share", "more", "view profile", "join us", "about us", "contact us",
+     "me", "us")
 )  # fmt: skip
 _MAX_NAME_WORDS = 6
 _QUOTES = "\"'“”„«»‘’"

@@ -14,6 +14,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from unchrome._native._dom import texts_after, texts_before
 from unchrome.metadata.common import _clean, _hint, _node_text, _norm_key
 from unchrome.metadata.jsonld import _LD
+from unchrome.metadata.title import _H1_AGREEMENT, _agreement
 from unchrome.urls import path as url_path
 
 _ISO_RE = re.compile(
@@ -381,10 +382,11 @@ _DATELINE_CHARS = 80
 
 def _headline_dates(
     headline: LexborNode | None, lang: str | None, after_chars: int
-) -> tuple[tuple[int, str] | None, str | None]:
+) -> tuple[tuple[int, str, bool] | None, str | None]:
     """The publication date printed nearest the headline, with its distance from it in
-    characters, and the modification date printed nearest it, reading ``after_chars``
-    characters after it."""
+    characters and whether it is printed in a byline's place (under the headline, or
+    in the text just above it), and the modification date printed nearest it, reading
+    ``after_chars`` characters after it."""
     if headline is None:
         return None, None
     # The text nodes around the headline, read by compiled walks (_dom.texts_after,
@@ -394,11 +396,51 @@ def _headline_dates(
     before = texts_before(headline, _BEFORE_HEADLINE_CHARS, steps, ids, line)
     size = sum(len(part) + 1 for part in before)
     # Distance from the headline: after it, the offset; before it, the characters left.
-    found = after + [(size - at, iso, kind) for at, iso, kind in _datelines(before, lang)]
+    found = [(at, iso, kind, True) for at, iso, kind in after]
+    # Above the headline, inside the story's <article> if it has one: further up may
+    # be the previous teaser of a listing of stories that runs into this one (a
+    # fundus page printed a related story's byline and January day, then, in the
+    # story's article, its section's name above an April story).
+    above = _datelines(before, lang)
+    inside = _article_lead_chars(headline) if above else None
+    found += [
+        (size - at, iso, kind, inside is None or size - at <= inside) for at, iso, kind in above
+    ]
     found.sort(key=lambda item: item[0])
-    published = next(((at, iso) for at, iso, kind in found if kind == "published"), None)
-    modified = next((iso for _, iso, kind in found if kind == "modified"), None)
+    published = next(
+        ((at, iso, under) for at, iso, kind, under in found if kind == "published"), None
+    )
+    modified = next((iso for _, iso, kind, _ in found if kind == "modified"), None)
     return published, modified
+
+
+_ARTICLE_DEPTH = 10
+_ARTICLE_LEAD_NODES = 200
+
+
+def _article_lead_chars(headline: LexborNode) -> int | None:
+    """The characters of text an <article> holding the headline has before it (its
+    kicker, its section), or ``None`` where no article holds it (or its lead is too
+    long to walk)."""
+    article = headline.parent
+    for _ in range(_ARTICLE_DEPTH):
+        if article is None or article.tag == "article":
+            break
+        article = article.parent
+    if article is None or article.tag != "article":
+        return None
+    chars = 0
+    for steps, node in enumerate(article.traverse(include_text=True)):
+        if node == headline:
+            return chars
+        if steps > _ARTICLE_LEAD_NODES:
+            return None
+        if node.tag == "-text":
+            parent = node.parent
+            if parent is None or parent.tag not in _NO_TEXT_TAGS:
+                text = node.text_content or ""
+                chars += len(" ".join(text.split())) + 1 if text.strip() else 0
+    return None
 
 
 # The h2 elements compared with the title on a page without an h1 (forum software
@@ -424,7 +466,22 @@ def _headline(
             return node
     if named:
         return named[0]
-    return next((node for node in h2s if holds_title(_node_text(node))), None)
+    # An h2 in the h1's place words the title its own way more often than an h1 does
+    # ("7 Ways to Help You Transition to a Plant Based Diet" beside a title "7 Ways to
+    # Transition to a Plant-Based Diet"): one that holds it, else one that agrees with
+    # it as the story's h1 must (title._agreement).
+    texts = [_node_text(node) for node in h2s]
+    held = next((node for node, text in zip(h2s, texts, strict=True) if holds_title(text)), None)
+    if held is not None or not title:
+        return held
+    return next(
+        (
+            node
+            for node, text in zip(h2s, texts, strict=True)
+            if _agreement(text, [title]) >= _H1_AGREEMENT
+        ),
+        None,
+    )
 
 
 def _pick_dates(
@@ -486,9 +543,11 @@ def _pick_dates(
     after_chars = _AFTER_HEADLINE_CHARS if published is None else _EARLIER_PRINTED_CHARS
     printed, printed_modified = _headline_dates(headline, lang, after_chars)
     if printed is not None and printed[1][:10] not in furniture_days:
-        at, iso = printed
+        at, iso, in_byline = printed
         if published is None or (
-            at <= _EARLIER_PRINTED_CHARS and _days_between(iso, published) >= _EARLIER_PRINTED_DAYS
+            in_byline
+            and at <= _EARLIER_PRINTED_CHARS
+            and _days_between(iso, published) >= _EARLIER_PRINTED_DAYS
         ):
             published = iso
     modified = modified or printed_modified

@@ -135,6 +135,11 @@ class _LD:
             name = value.get("name")
             if isinstance(name, list):  # some CMSes emit "name": ["A", "B"]
                 name = next((n for n in name if isinstance(n, str)), None)
+            if not name:
+                # A Person described by its parts only: {"givenName": "Anna Giulia",
+                # "familyName": "Fink"}.
+                parts = (value.get("givenName"), value.get("familyName"))
+                name = " ".join(p for p in parts if isinstance(p, str) and p.strip())
             cleaned = _clean(name)
             if cleaned:
                 yield cleaned

@@ -109,9 +109,10 @@ def _extract(tree: LexborHTMLParser, url: str | None, elements: list[LexborNode]
     h1s = [t for t in h1_texts if t]
     page_url = url or resolve.base or None
     site_keys = _site_keys(site_name, page_url)
-    title = _pick_title(metas, ld, doc_title, h1s, site_keys)
+    h2_nodes = by_tag.get("h2", [])[:_H2_READ]
+    title = _pick_title(metas, ld, doc_title, h1s, site_keys, h2_nodes)
     language = _pick_language(tree, metas)
-    headline = _headline(h1_nodes, h1_texts, by_tag.get("h2", [])[:_H2_READ], title)
+    headline = _headline(h1_nodes, h1_texts, h2_nodes, title)
     date, date_modified = _pick_dates(
         marked,
         times,

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from unchrome.metadata.common import _clean, _first, _norm_key
+from selectolax.lexbor import LexborNode
+
+from unchrome.metadata.common import _clean, _first, _node_text, _norm_key
 from unchrome.metadata.jsonld import _LD
 from unchrome.urls import host as url_host
 
@@ -166,6 +169,22 @@ def _leading_part(title: str, others: list[str]) -> str | None:
     return None
 
 
+_PIPE_TAIL_RE = re.compile(r"\s+\|\s+([^|]+)$")
+
+
+def _pipe_tail(title: str) -> str:
+    """``title`` without a short segment after its last bar ("… | Opinion", "… | WRAL"):
+    a bar parts a headline from a section or a site, rarely within a headline (a
+    series or a chapter follows a dash or a colon)."""
+    match = _PIPE_TAIL_RE.search(title)
+    if match is None:
+        return title
+    head = title[: match.start()]
+    if _word_count(match[1]) <= 3 and _word_count(head) >= 4:
+        return head
+    return title
+
+
 def _declared(
     metas: dict[str, str], ld: _LD, doc_title: str | None, site_keys: list[str]
 ) -> str | None:
@@ -198,7 +217,7 @@ def _publisher_title(
         # name, or one that another of their titles goes without ("… | Sport" beside
         # an og:title without it): a short trailing segment there is as likely a
         # series or chapter name.
-        title = _strip_site(candidate, site_keys, heuristic=False)
+        title = _pipe_tail(_strip_site(candidate, site_keys, heuristic=False))
         others = [t for t in (metas.get("og:title"), metas.get("twitter:title"), *h1s) if t]
         return _leading_part(title, others) or title
     if not doc_title:
@@ -271,12 +290,35 @@ def _story_h1(h1s: list[str], sources: list[str], site_keys: list[str]) -> str |
     return best if best_score >= _H1_AGREEMENT else None
 
 
+def _logo_keys(
+    doc_title: str | None, h1s: list[str], site_keys: list[str], h2s: Sequence[LexborNode]
+) -> list[str]:
+    """The site's name as a logo h1 gives it: an h1 that is the last segment of
+    ``<title>`` while another segment is an h2, the story's heading under the logo
+    ("What is Ownership? - The Rust Programming Language", an h1 "The Rust
+    Programming Language" and an h2 "What Is Ownership?"): a name that host and
+    og:site_name may not give."""
+    if not doc_title or not h1s:
+        return []
+    parts = [p.strip() for p in _TITLE_SEP_RE.split(doc_title) if p and p.strip()]
+    if len(parts) < 2 or _matches_site(parts[0], site_keys):
+        return []  # "NASA SVS | Impact of …": the site leads, the h1 is the headline
+    last = _norm_key(parts[-1])
+    if not last or not any(_norm_key(h1) == last for h1 in h1s):
+        return []
+    # "The Art of Non-Conformity » Searching for Guinea Bissau" with that headline as
+    # its h1: the h1 is the story's, and the site's name leads.
+    heads = {_norm_key(part) for part in parts[:-1]}
+    return [last] if any(_norm_key(_node_text(node)) in heads for node in h2s) else []
+
+
 def _pick_title(
     metas: dict[str, str],
     ld: _LD,
     doc_title: str | None,
     h1s: list[str],
     site_keys: list[str],
+    h2s: Sequence[LexborNode] = (),
 ) -> str | None:
     """The document's headline, by agreement of its sources.
 
@@ -292,6 +334,7 @@ def _pick_title(
     """
     # A heading's permalink mark ("Working with forms ¶") is no part of it.
     h1s = [h1.rstrip(_PERMALINK_MARKS).rstrip() or h1 for h1 in h1s]
+    site_keys = site_keys + _logo_keys(doc_title, h1s, site_keys, h2s)
     declared = _publisher_title(metas, ld, doc_title, site_keys, h1s)
     sources = [s for s in (declared, _ld_title(ld, doc_title), doc_title) if s]
     sources += [v for k in ("og:title", "twitter:title") if (v := metas.get(k))]
