@@ -227,6 +227,20 @@ def test_read_bad_request_bodies(service: str) -> None:
                  400, "INVALID_INPUT", False)  # fmt: skip
 
 
+def test_a_bad_query_parameter_names_itself_and_the_values_it_takes(service: str) -> None:
+    resp = post(
+        service,
+        "/v1/extract?format=json",
+        content=ARTICLE,
+        headers={**AUTH, "Content-Type": "text/html"},
+    )
+    assert_error(resp, 400, "INVALID_INPUT", False)
+    message = resp.json()["error"]["message"]
+    assert "format" in message
+    for allowed in ("markdown", "text", "html"):
+        assert allowed in message
+
+
 def test_invalid_css_selectors_are_the_callers_mistake(service: str) -> None:
     # The header on /r/ and the JSON fields: 400 INVALID_INPUT, never a 500.
     for header in ("X-Target-Selector", "X-Remove-Selector"):

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Sequence
 from typing import Annotated, Any
 from urllib.parse import unquote
 
@@ -359,10 +360,13 @@ def _parse(model: type[BaseModel], body: bytes) -> Any:
     try:
         return model.model_validate_json(body or b"{}")
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'body'}: {e['msg']}" for e in exc.errors()
-        )
-        raise InvalidInput(f"invalid request: {problems}") from None
+        raise InvalidInput(f"invalid request: {_problems(exc.errors())}") from None
+
+
+def _problems(errors: Sequence[Any]) -> str:
+    """Pydantic's errors as "where: what" (the field and the values it takes), without
+    the input itself: a hostile value is not echoed back."""
+    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'body'}: {e['msg']}" for e in errors)
 
 
 def _error_handlers(app: FastAPI) -> None:
@@ -372,7 +376,11 @@ def _error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return plain_error("INVALID_INPUT", "invalid request parameters", 400)
+        # Which parameter, and what it takes ("query.format: Input should be 'markdown',
+        # 'text' or 'html'"): a bare "invalid request parameters" left a user guessing.
+        return plain_error(
+            "INVALID_INPUT", f"invalid request parameters: {_problems(exc.errors())}", 400
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
