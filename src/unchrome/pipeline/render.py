@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from html import escape, unescape
 
-import numpy as np
-
 from unchrome._native._blocktext import word_count
 from unchrome.pipeline.parse import LexborNode
 from unchrome.pipeline.segmentation import CHROME_NAMES, FLAG_ROW, Block
@@ -207,46 +205,38 @@ def html(
     media = MediaLists()
     if root_id < 0:
         return "", media
+    root_mem = seg.nodes[root_id].mem_id
     kept_ids: set[int] = set()
     dropped_ids: set[int] = set()
+    # The elements up to the written root that hold a kept block's node, and those that
+    # hold a dropped block's text (its whitespace is none: the walk writes it as it is).
+    holds_kept: set[int] = {root_mem}
+    holds_dropped: set[int] = {root_mem}
     data_tables: set[int] = set()
     # Headings and list items: blocks a link or an inline element cannot hold in Markdown.
     wrapped: list[LexborNode] = []
     for block, keep in zip(seg.blocks, content.keep.tolist(), strict=True):
-        ids = kept_ids if keep else dropped_ids
-        ids.update(node.mem_id for node in block.nodes)
+        ids, holds = (kept_ids, holds_kept) if keep else (dropped_ids, holds_dropped)
+        for node in block.nodes:
+            ids.add(node.mem_id)
+            if not keep and node.tag == "-text" and node.text_content.isspace():
+                continue
+            parent = node.parent
+            # Blocks share their ancestors: each is looked at once.
+            while parent is not None and parent.mem_id not in holds:
+                holds.add(parent.mem_id)
+                parent = parent.parent
         if block.flags & FLAG_ROW:
             data_tables.add(seg.nodes[block.owner].mem_id)
         elif keep and (block.kind in HEADINGS or block.kind == "li"):
             wrapped.append(seg.nodes[block.owner])
     writer = _Writer(base_url, kept_ids, dropped_ids, data_tables, max_depth)
-    root_mem = seg.nodes[root_id].mem_id
     writer.wrappers = _block_wrappers(wrapped, root_mem)
-    writer.holds_kept = _ancestors(seg.blocks, content.keep, True, root_mem)
-    writer.holds_dropped = _ancestors(seg.blocks, content.keep, False, root_mem)
+    writer.holds_kept, writer.holds_dropped = holds_kept, holds_dropped
     markup = writer.write(seg.nodes[root_id])
     for bucket, item in writer.media:
         getattr(media, bucket).append(item)
     return markup, media
-
-
-def _ancestors(blocks: Sequence[Block], keep: np.ndarray, kept: bool, root: int) -> set[int]:
-    """The mem_ids of the elements up to the written root that hold a node of a kept
-    block (``kept``) or of a dropped one; a dropped block's whitespace is no dropped
-    text (the walk writes it as it is)."""
-    found: set[int] = {root}
-    for block, keep_block in zip(blocks, keep.tolist(), strict=True):
-        if keep_block != kept:
-            continue
-        for node in block.nodes:
-            if not kept and node.tag == "-text" and node.text_content.isspace():
-                continue
-            parent = node.parent
-            # Blocks share their ancestors: each is looked at once.
-            while parent is not None and parent.mem_id not in found:
-                found.add(parent.mem_id)
-                parent = parent.parent
-    return found
 
 
 def _block_wrappers(blocks: Sequence[LexborNode], root: int) -> dict[int, LexborNode]:
@@ -291,7 +281,7 @@ class _Writer:
         # Links and inline elements around kept headings and list items (_block_wrappers).
         self.wrappers: dict[int, LexborNode] = {}
         # The elements holding a kept block's node, and those holding a dropped one's
-        # (_ancestors): an element of the second set only is left out unread.
+        # text (see html): an element of the second set only is left out unread.
         self.holds_kept: set[int] = set()
         self.holds_dropped: set[int] = set()
 
