@@ -36,6 +36,11 @@ def guard(site: Site) -> FetchConfig:
     return FetchConfig(allow_addresses=("127.0.0.0/8",), allow_ports=(site.port,))
 
 
+def guard_flags(site: Site) -> list[str]:
+    """The command line's spelling of guard() and polite()."""
+    return ["--delay", str(DELAY), "--allow-address", "127.0.0.0/8", "--allow-port", str(site.port)]
+
+
 def polite() -> Politeness:
     return Politeness(delay=DELAY)
 
@@ -135,21 +140,7 @@ def test_cli_crawl_writes_jsonl_rows_and_a_summary(site: Site, tmp_path: Path, c
     from unchrome.cli import main
 
     out = tmp_path / "site.jsonl"
-    code = main(
-        [
-            "crawl",
-            site.base,
-            "--out",
-            str(out),
-            "--delay",
-            str(DELAY),
-            "--allow-address",
-            "127.0.0.0/8",
-            "--allow-port",
-            str(site.port),
-            "--no-progress",
-        ]
-    )
+    code = main(["crawl", site.base, "--out", str(out), *guard_flags(site), "--no-progress"])
     assert code == 0
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted(r["url"].removeprefix(site.base) for r in rows if r["status"] == "ok") == sorted(
@@ -162,20 +153,7 @@ def test_cli_crawl_writes_jsonl_rows_and_a_summary(site: Site, tmp_path: Path, c
 def test_cli_map_prints_one_url_a_line(site: Site, capsys) -> None:
     from unchrome.cli import main
 
-    code = main(
-        [
-            "map",
-            site.base,
-            "--delay",
-            str(DELAY),
-            "--allow-address",
-            "127.0.0.0/8",
-            "--allow-port",
-            str(site.port),
-            "--limit",
-            "3",
-        ]
-    )
+    code = main(["map", site.base, *guard_flags(site), "--limit", "3"])
     assert code == 0
     assert capsys.readouterr().out.splitlines() == [
         f"{site.base}/a",
@@ -191,8 +169,7 @@ def test_cli_crawl_writes_parquet_with_the_batch_columns(site: Site, tmp_path: P
 
     out = tmp_path / "site.parquet"
     args = ["crawl", site.base, "--out", str(out), "--state", str(tmp_path / "st")]
-    args += ["--delay", str(DELAY), "--allow-address", "127.0.0.0/8"]
-    assert main([*args, "--allow-port", str(site.port), "--no-progress"]) == 0
+    assert main([*args, *guard_flags(site), "--no-progress"]) == 0
     table = pq.read_table(out)
     assert tuple(table.column_names) == COLUMN_NAMES
     ok = [u for u, s in zip(table["url"].to_pylist(), table["status"].to_pylist(), strict=True)

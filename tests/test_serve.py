@@ -7,7 +7,6 @@ server on 127.0.0.1 (its port only). The canary on 127.0.0.2 is *not* opted in.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import socket
@@ -23,9 +22,9 @@ import httpx
 import pytest
 
 import unchrome
+from net.asgi import InProcess
 from net.servers import LocalServer, page, redirect
 from unchrome.net.fetch_config import FetchConfig
-from unchrome.service.serve import create_app
 from unchrome.service.settings import ServiceSettings
 
 ARTICLE = (
@@ -390,21 +389,6 @@ def test_burst_beyond_the_limit_gets_503_and_healthz_stays_fast(
 
 
 # ------------------------------------------------------------------------ in-process
-
-
-class InProcess:
-    """Requests straight into the ASGI app (no server, no socket)."""
-
-    def __init__(self, settings: ServiceSettings) -> None:
-        self.app = create_app(settings)
-
-    def request(self, method: str, path: str, **kw: Any) -> httpx.Response:
-        async def go() -> httpx.Response:
-            transport = httpx.ASGITransport(app=self.app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://svc") as c:
-                return await c.request(method, path, **kw)
-
-        return asyncio.run(go())
 
 
 def test_cors_is_off_by_default_and_on_when_configured() -> None:

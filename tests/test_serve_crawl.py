@@ -3,34 +3,18 @@ documented in the OpenAPI."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Iterator
-from typing import Any
 
-import httpx
 import pytest
 
 from crawl_site import PAGES, Site, make_site
+from net.asgi import InProcess
 from unchrome.net.fetch_config import FetchConfig
-from unchrome.service.serve import create_app
 from unchrome.service.settings import ServiceSettings
 
 KEY = "crawl-key"
 AUTH = {"Authorization": f"Bearer {KEY}"}
-
-
-class InProcess:
-    def __init__(self, settings: ServiceSettings) -> None:
-        self.app = create_app(settings)
-
-    def request(self, method: str, path: str, **kw: Any) -> httpx.Response:
-        async def go() -> httpx.Response:
-            transport = httpx.ASGITransport(app=self.app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://svc") as c:
-                return await c.request(method, path, **kw)
-
-        return asyncio.run(go())
 
 
 @pytest.fixture
