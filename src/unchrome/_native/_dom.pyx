@@ -61,8 +61,6 @@ from unchrome.pipeline.segmentation import (
     _SKIP,
     _TABLE,
     _TEXT,
-    is_data_table,
-    table_rows,
 )
 from unchrome.rules.tags import BLOCK_TAGS, CARD_BLOCKS, HEADINGS, LENGTH_FILTERED
 
@@ -425,7 +423,7 @@ def segment(
         elif action == BR_ACTION:
             buf.append(LINE_BREAK)
         elif action == PRE_ACTION or (
-            action == TABLE_ACTION and is_data_table(_wrap(node, parser))
+            action == TABLE_ACTION and _is_data_table(node)
         ):
             if buf:
                 flush()
@@ -452,7 +450,7 @@ def segment(
                         )
                     )
             elif include_tables:
-                for row, row_links, row_node in table_rows(wrapped, deadline):
+                for row, row_links, row_node in _table_rows(node, parser, deadline):
                     blocks.append(
                         Block(
                             "table",
@@ -594,6 +592,153 @@ _probe = LexborHTMLParser("<p>text</p>")
     )
 ]
 TEXT_TAG = _probe.css_first("p").child.tag_id  # lexbor's id for "-text"
+
+
+# ---------------------------------------------------------------------------- tables
+#
+# segment reads a data table row by row and walks a layout table like any container.
+# Both tests were selector queries through selectolax (a css() per table, one per row,
+# one per cell and a text() per cell), 40 ms on the 4 MiB page of bench --profile (608
+# tables); here they are walks over the table's nodes that give the same answers.
+
+cdef uintptr_t TABLE_TAG, TR_TAG, TD_TAG, TH_TAG, CAPTION_TAG
+TABLE_TAG, TR_TAG, TD_TAG, TH_TAG, CAPTION_TAG = [
+    _probe.create_node(name).tag_id for name in ("table", "tr", "td", "th", "caption")
+]
+# A table whose cells hold paragraphs, headings, lists or other tables lays out the
+# page (old sites, e-mail-style templates): its cells are walked like any container.
+# Otherwise it is data, read row by row.
+LAYOUT_CONTENT = (
+    "p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "article",
+    "section",
+)  # fmt: skip
+cdef frozenset LAYOUT_TAG_IDS = frozenset(_probe.create_node(name).tag_id for name in LAYOUT_CONTENT)
+
+
+cdef inline bint _is_cell(uc_node_t *node) noexcept:
+    return node.local_name == TD_TAG or node.local_name == TH_TAG
+
+
+cdef bint _in_row(uc_node_t *node, uc_node_t *stop) noexcept:
+    """Whether a <tr> holds ``node``, looking up to ``stop`` (excluded; NULL: the root)."""
+    node = node.parent
+    while node != NULL and node != stop:
+        if node.local_name == TR_TAG:
+            return True
+        node = node.parent
+    return False
+
+
+cdef bint _is_data_table(uc_node_t *table):
+    """Whether a table holds data: no layout content (LAYOUT_CONTENT) under it, a row of
+    two cells or more (one cell per row is a box drawn with a table: an admonition, a
+    framed note, whose cells are paragraphs), and no other table inside one of its rows
+    or of any row around it (what the selector "tr table" matched under the table)."""
+    cdef uc_node_t *node = _next_in_order(table, table) if table.first_child != NULL else NULL
+    cdef uc_node_t *row = NULL
+    cdef uc_node_t *cell_row
+    cdef Py_ssize_t cells = 0
+    cdef bint wide = False
+    cdef int table_in_row = -1  # whether a row holds the table itself: read once, if asked
+    while node != NULL:
+        if node.type == LXB_DOM_NODE_TYPE_ELEMENT:
+            if node.local_name in LAYOUT_TAG_IDS:
+                return False
+            if _is_cell(node) and not wide:
+                # Its row: the nearest <tr> above it (the parser puts cells in rows).
+                cell_row = node.parent
+                while cell_row != NULL and cell_row != table and cell_row.local_name != TR_TAG:
+                    cell_row = cell_row.parent
+                if cell_row != NULL and cell_row != table:
+                    if cell_row == row:
+                        cells += 1
+                    else:
+                        row, cells = cell_row, 1
+                    wide = cells > 1
+            elif node.local_name == TABLE_TAG:
+                if _in_row(node, table):
+                    return False
+                if table_in_row < 0:
+                    table_in_row = _in_row(table, NULL)
+                if table_in_row:
+                    return False
+        node = _next_in_order(node, table)
+    return wide
+
+
+cdef str _words(uc_node_t *node):
+    """The text under ``node``, each text node's words parted from the next's, its
+    whitespace runs made one space and stripped (``" ".join(node.text(deep=True,
+    separator=" ").split())``)."""
+    cdef uc_node_t *current = _next_in_order(node, node) if node.first_child != NULL else NULL
+    cdef list parts = []
+    while current != NULL:
+        if current.local_name == TEXT_TAG:
+            parts.append(_text(current))
+        current = _next_in_order(current, node)
+    return " ".join(" ".join(parts).split())
+
+
+cdef Py_ssize_t _link_chars(uc_node_t *row) except -1:
+    """The characters of the links' text in a row: of each <a> under it, its text nodes
+    each stripped (a link inside a link counts in both, as it did through selectors)."""
+    cdef uc_node_t *node = _next_in_order(row, row) if row.first_child != NULL else NULL
+    cdef uc_node_t *inner
+    cdef uc_chardata_t *chars
+    cdef Py_ssize_t total = 0
+    while node != NULL:
+        if node.local_name == A_TAG and node.type == LXB_DOM_NODE_TYPE_ELEMENT:
+            inner = _next_in_order(node, node) if node.first_child != NULL else NULL
+            while inner != NULL:
+                if inner.local_name == TEXT_TAG:
+                    chars = <uc_chardata_t *> inner
+                    if chars.data.data != NULL:
+                        total += _stripped_length(chars.data.data, chars.data.length)
+                inner = _next_in_order(inner, node)
+        node = _next_in_order(node, row)
+    return total
+
+
+# Rows read between two looks at the extractor's deadline: a 4 MiB table of 64,000
+# rows took 0.6 s to read through selectors (tools/bench_worst_case.py).
+cdef Py_ssize_t DEADLINE_ROWS = 1024
+
+
+cdef list _table_rows(uc_node_t *table, object parser, object deadline):
+    """Caption and rows of a data table as text lines, each with its link characters
+    and the element it was read from: the first <caption> under the table, then every
+    <tr> under it in document order, its cells (<th>, <td>) parted by " | " (the empty
+    ones left out; a row without text gives no line). ``deadline.check("segment")``
+    is called every DEADLINE_ROWS rows."""
+    cdef list rows = []
+    cdef list cells
+    cdef uc_node_t *node = _next_in_order(table, table) if table.first_child != NULL else NULL
+    cdef uc_node_t *inner
+    cdef uc_node_t *caption = NULL
+    cdef Py_ssize_t count = 0
+    while node != NULL:
+        if node.type == LXB_DOM_NODE_TYPE_ELEMENT:
+            if node.local_name == CAPTION_TAG and caption == NULL:
+                caption = node
+                text = _words(node)
+                if text:
+                    rows.append((text, 0, _wrap(node, parser)))
+            elif node.local_name == TR_TAG:
+                count += 1
+                if deadline is not None and count % DEADLINE_ROWS == 0:
+                    deadline.check("segment")
+                cells = []
+                inner = _next_in_order(node, node) if node.first_child != NULL else NULL
+                while inner != NULL:
+                    if inner.type == LXB_DOM_NODE_TYPE_ELEMENT and _is_cell(inner):
+                        text = _words(inner)
+                        if text:
+                            cells.append(text)
+                    inner = _next_in_order(inner, node)
+                if cells:
+                    rows.append((" | ".join(cells), _link_chars(node), _wrap(node, parser)))
+        node = _next_in_order(node, table)
+    return rows
 
 # The attributes the walks read besides class and id (which an element points to
 # directly). An attribute's local_name is an id: a small number for the names lexbor

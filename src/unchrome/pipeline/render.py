@@ -197,7 +197,7 @@ def html(
     named like in-story chrome (a related-posts strip of thumbnails); an element with no
     block at all keeps its pictures (a figure between two paragraphs). So does an
     empty link: a heading's permalink anchor never reaches the Markdown as ``[](…)``.
-    A layout table (segmentation.is_data_table) is written as divisions, one per cell; a
+    A layout table (not data to _dom._is_data_table) is written as divisions, one per cell; a
     <pre> as a code block with its language. The tree is only read.
     """
     seg = content.seg

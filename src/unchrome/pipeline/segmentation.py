@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from unchrome._native._blocktext import ends_sentence
 from unchrome.pipeline.parse import LexborNode
@@ -288,7 +287,7 @@ _TEXT, _BR, _PRE, _TABLE, _SKIP, _INLINE, _BLOCK = range(7)
 
 def _action(tag: str) -> int:
     """_TEXT: a text node; _BR: a line break; _PRE: read whole; _TABLE: read row by
-    row when it holds data, else walked as a block; _SKIP: no text of its own
+    row when it holds data (_dom._is_data_table), else walked as a block; _SKIP: no text of its own
     (comments, images, media fallback); _INLINE / _BLOCK: walked, a block element
     (custom elements, "my-widget", count as blocks) ending the block before it."""
     if tag == "-text":
@@ -302,50 +301,3 @@ def _action(tag: str) -> int:
     if tag in NO_TEXT or tag.startswith("-"):
         return _SKIP
     return _BLOCK if tag in BLOCK_TAGS or "-" in tag else _INLINE
-
-
-# A table whose cells hold paragraphs, headings, lists or other tables lays out the
-# page (old sites, e-mail-style templates): its cells are walked like any container.
-# Otherwise it is data, read row by row.
-_LAYOUT_CONTENT = "p, div, ul, ol, h1, h2, h3, h4, h5, h6, pre, blockquote, article, section"
-
-
-def is_data_table(table: LexborNode) -> bool:
-    if table.css_first(_LAYOUT_CONTENT) is not None:
-        return False
-    # One cell per row is a box drawn with a table (an admonition, a framed note):
-    # its cells are paragraphs, not a one-column table.
-    if all(len(tr.css("th, td")) <= 1 for tr in table.css("tr")):
-        return False
-    # A node's css() includes the node itself, and "tr table" also matches a table
-    # nested in an outer table's row: only another table counts.
-    if table.css_first("tr table") is None:
-        return True
-    own = table.mem_id
-    return all(nested.mem_id == own for nested in table.css("tr table"))
-
-
-# Rows read between two looks at the extractor's deadline: a 4 MiB table of 64,000
-# rows takes 0.6 s to read (tools/bench_worst_case.py), about 10 ms per 1,024 rows.
-DEADLINE_ROWS = 1024
-
-
-def table_rows(table: LexborNode, deadline: Any = None) -> list[tuple[str, int, LexborNode]]:
-    """Caption and rows of a table as text lines, each with its link characters and
-    the element it was read from. ``deadline.check("segment")`` (the extractor's
-    processing deadline) is called every DEADLINE_ROWS rows."""
-    rows: list[tuple[str, int, LexborNode]] = []
-    caption = table.css_first("caption")
-    if caption is not None:
-        text = " ".join(caption.text(deep=True, separator=" ").split())
-        if text:
-            rows.append((text, 0, caption))
-    for count, tr in enumerate(table.css("tr"), 1):
-        if deadline is not None and count % DEADLINE_ROWS == 0:
-            deadline.check("segment")
-        cells = [" ".join(c.text(deep=True, separator=" ").split()) for c in tr.css("th, td")]
-        cells = [c for c in cells if c]
-        if cells:
-            links = sum(len(a.text(deep=True, strip=True)) for a in tr.css("a"))
-            rows.append((" | ".join(cells), links, tr))
-    return rows
