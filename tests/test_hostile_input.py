@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -143,7 +144,8 @@ def test_markup_depth_cap_drops_only_the_tags_past_the_cap():
                 "<div>", "</div>", "<p/>", "<br>", "<BR/ >", "<a href=/x/>", "</a>",
                 "<b title='>'>", "x", "<br->", "<a-b>", "<a_b>", "<a\u00e9>", "<d1v>",
                 "</DIV >", "<img", '"', "'", ">", "<", " ", "-", "<!-- <div> -->",
-                "<script><div></script>", "<wbr/>", "<input", "=",
+                "<script><div></script>", "<wbr/>", "<input", "=", "<b\u00d7>", "<i\u2003>",
+                "<p\u4e2d>",
             ]
         ),
         max_size=60,
@@ -168,7 +170,27 @@ def test_markup_depth_fast_path_reads_the_depth_the_capping_loop_reads(
         depth = max(0, depth - 1) if closing else depth + 1
         deepest = max(deepest, depth)
     assert max_tag_depth(text) == deepest
+    # Its reading of the UTF-8 bytes (a large page is read undecoded), where the
+    # character after a name ("<b×>": × is no word character, its lead byte read as
+    # Latin-1 would be) takes two or three bytes.
+    assert max_tag_depth(text.encode()) == deepest
     assert (cap_tag_depth(text, cap) == text) == (deepest <= cap)
+
+
+_NOSCRIPT_SOUP = ["<", "noscript", "NoScript", "<nos", "cript", "x", "\u017f", " "]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_NOSCRIPT_SOUP)))
+def test_the_noscript_scan_finds_every_start_tag_the_parser_reads(parts: list[str]) -> None:
+    # parse looks for a swallowing <noscript> only where the markup opens one: the scan
+    # must find every "<noscript" in either case, in the str and in its UTF-8 bytes.
+    from unchrome._native._markup import opens_tag
+
+    text = "".join(parts)
+    expected = re.search("<noscript", text, re.IGNORECASE | re.ASCII) is not None
+    assert opens_tag(text, "noscript") == expected
+    assert opens_tag(text.encode(), "noscript") == expected
 
 
 _SOUP = [

@@ -345,20 +345,46 @@ cdef bint _void(const chars *data, Py_ssize_t start, Py_ssize_t end) noexcept:
     return False
 
 
-def max_tag_depth(str text) -> int:
+def max_tag_depth(text) -> int:
     """How deep the tags of ``text`` nest, read as parse._TAG's finditer reads them
     (at every '<', anywhere: in scripts and comments too), a void or self-closing
-    tag opening nothing and an end tag at depth 0 closing nothing."""
-    cdef int kind = PyUnicode_KIND(text)
-    cdef void *data = PyUnicode_DATA(text)
+    tag opening nothing and an end tag at depth 0 closing nothing. ``text``: a str, or
+    the UTF-8 bytes of one (read alike: a 4 MiB page is not decoded to be read)."""
+    cdef int kind
+    cdef void *data
+    cdef const unsigned char *raw_bytes
+    if type(text) is bytes:
+        raw_bytes = <bytes> text
+        return _max_tag_depth(<const uint8_t *> raw_bytes, len(text), True)
+    kind = PyUnicode_KIND(<str> text)
+    data = PyUnicode_DATA(text)
     if kind == 1:
-        return _max_tag_depth(<const uint8_t *> data, len(text))
+        return _max_tag_depth(<const uint8_t *> data, len(text), False)
     if kind == 2:
-        return _max_tag_depth(<const uint16_t *> data, len(text))
-    return _max_tag_depth(<const uint32_t *> data, len(text))
+        return _max_tag_depth(<const uint16_t *> data, len(text), False)
+    return _max_tag_depth(<const uint32_t *> data, len(text), False)
 
 
-cdef Py_ssize_t _max_tag_depth(const chars *data, Py_ssize_t n):
+cdef inline bint _word_at(const chars *data, Py_ssize_t k, Py_ssize_t n, bint utf8) noexcept:
+    """Whether the character at ``k`` is one of \\w (False past the end); in UTF-8
+    bytes, the character whose sequence starts there."""
+    cdef unsigned int c
+    cdef Py_ssize_t width, j
+    if k >= n:
+        return False
+    c = data[k]
+    if not utf8 or c < 0x80:
+        return _word(c)
+    width = utf8_width(<const unsigned char *> data, k, n)
+    if width == 0:
+        return False  # not UTF-8 (the caller's bytes are): no character of \\w
+    c &= 0x7F >> width
+    for j in range(1, width):
+        c = (c << 6) | (data[k + j] & 0x3F)
+    return _word(c)
+
+
+cdef Py_ssize_t _max_tag_depth(const chars *data, Py_ssize_t n, bint utf8):
     cdef Py_ssize_t i = 0, p, j, e, q, end
     cdef Py_ssize_t depth = 0, deepest = 0
     cdef bint closing
@@ -380,9 +406,7 @@ cdef Py_ssize_t _max_tag_depth(const chars *data, Py_ssize_t n):
         while e < n and _name_char(data[e]):
             e += 1
         q = e
-        while q > j and _word(data[q - 1]) == (
-            q < n and _word(data[q])
-        ):
+        while q > j and _word(data[q - 1]) == _word_at(data, q, n, utf8):
             q -= 1
         if q == j:
             i = p + 1
@@ -400,6 +424,45 @@ cdef Py_ssize_t _max_tag_depth(const chars *data, Py_ssize_t n):
                 if depth > deepest:
                     deepest = depth
         i = end
+
+
+def opens_tag(text, str name) -> bool:
+    """Whether ``text`` (a str, or UTF-8 bytes) holds a '<' followed by ``name`` (lowercase
+    ASCII letters) in either case: where it does not, the parser made no such element
+    (it makes elements only from start tags, and reads their names case-blind in ASCII
+    only)."""
+    cdef bytes wanted = name.encode("ascii")
+    cdef const char *lowered = wanted
+    cdef int kind
+    cdef void *data
+    cdef const unsigned char *raw_bytes
+    if type(text) is bytes:
+        raw_bytes = <bytes> text
+        return _opens_tag(<const uint8_t *> raw_bytes, len(text), lowered, len(wanted))
+    kind = PyUnicode_KIND(<str> text)
+    data = PyUnicode_DATA(text)
+    if kind == 1:
+        return _opens_tag(<const uint8_t *> data, len(text), lowered, len(wanted))
+    if kind == 2:
+        return _opens_tag(<const uint16_t *> data, len(text), lowered, len(wanted))
+    return _opens_tag(<const uint32_t *> data, len(text), lowered, len(wanted))
+
+
+cdef bint _opens_tag(const chars *data, Py_ssize_t n, const char *name, Py_ssize_t size) noexcept:
+    cdef Py_ssize_t at = _find(data, 0, n, 0x3C), k
+    cdef unsigned int c
+    while at >= 0:
+        if at + size < n:
+            for k in range(size):
+                c = data[at + 1 + k]
+                if c != <unsigned char> name[k] and not (
+                    0x41 <= c <= 0x5A and c + 0x20 == <unsigned char> name[k]
+                ):
+                    break
+            else:
+                return True
+        at = _find(data, at + 1, n, 0x3C)
+    return False
 
 
 def tag_opens(bytes data) -> int:

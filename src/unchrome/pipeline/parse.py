@@ -12,10 +12,12 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from unchrome._native._dom import swallowed_by_noscript
 from unchrome._native._markup import (
     RAW_TEXT_NAMES,
     VOID_NAMES,
     max_tag_depth,
+    opens_tag,
     over_attribute_cap,
     tag_opens,
 )
@@ -36,7 +38,7 @@ def parse(markup: str | bytes) -> LexborHTMLParser:
     """
     guarded = guard_markup(markup)
     tree = LexborHTMLParser(guarded)
-    if _swallowed_by_noscript(tree):
+    if opens_tag(guarded, "noscript") and _swallowed_by_noscript(tree):
         text = guarded.decode("utf-8") if isinstance(guarded, bytes) else guarded
         tree = LexborHTMLParser(drop_broken_noscript_bodies(text))
     return tree
@@ -66,8 +68,13 @@ def guard_markup(markup: str | bytes) -> str | bytes:
     """
     if isinstance(markup, bytes):
         # The str path below on the bytes, where it would change nothing: the depth
-        # read only past TAG_COUNT_GUARD '<', the regex walk only over the cap.
-        if tag_opens(markup) <= TAG_COUNT_GUARD and not over_attribute_cap(markup, MAX_ATTRIBUTES):
+        # read only past TAG_COUNT_GUARD '<', the regex walk only over the cap. A large
+        # page is read as it is (decoding 4 MiB to read it, and encoding it again for
+        # lexbor, cost 8 ms).
+        shallow = tag_opens(markup) <= TAG_COUNT_GUARD or (
+            max_tag_depth(markup) <= MARKUP_DEPTH_CAP
+        )
+        if shallow and not over_attribute_cap(markup, MAX_ATTRIBUTES):
             return markup
         markup = markup.decode("utf-8")
     if markup.count("<") > TAG_COUNT_GUARD:
@@ -174,24 +181,16 @@ def cap_attributes(text: str) -> str:
 # (word F1 0.03). The bodies stay (app shells such as Flarum's server-render the page
 # there, see fallbacks.noscript_body); a body whose raw text would run past
 # </noscript> is dropped, and the page parsed again. The symptom is looked for
-# in the tree (0.01 ms: lexbor lists the noscript elements), not in the text (a search
-# of the whole text: 0.06 ms at the median page).
+# in the tree (a compiled walk, _dom.swallowed_by_noscript), not in the text (a search
+# of the whole text: 0.06 ms at the median page), on pages that have a noscript at all
+# (a scan for its start tag: the walk of a 4 MiB page's tree takes 5 ms).
 _RAW_TEXT_TAGS = frozenset(RAW_TEXT_NAMES)
 
 
 def _swallowed_by_noscript(tree: LexborHTMLParser) -> bool:
     """Whether a raw-text element inside a <noscript> holds the noscript's end tag."""
-    walked: set[int] = set()  # nested noscripts are walked with their outermost one
-    for noscript in tree.tags("noscript"):
-        if noscript.mem_id in walked:
-            continue
-        for node in noscript.traverse():
-            tag = node.tag
-            if tag == "noscript":
-                walked.add(node.mem_id)
-            elif tag in _RAW_TEXT_TAGS and "</noscript" in node.text():
-                return True
-    return False
+    root = tree.root
+    return root is not None and swallowed_by_noscript(root)
 
 
 _RAW_TEXT_START = re.compile(rf"<({'|'.join(sorted(_RAW_TEXT_TAGS))})\b", re.I)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from selectolax.lexbor import LexborNode
+
 from unchrome._native._blocktext import ends_sentence
-from unchrome.pipeline.parse import LexborNode
 from unchrome.rules.names import BODY_NAME, CHROME_WORDS, SIDEBAR_NAME
 from unchrome.rules.tags import BLOCK_TAGS, HEADINGS, NO_TEXT
 
