@@ -3,7 +3,8 @@
 
 Each was a Python loop over every block element of the page (about 180 at the median
 news page): the candidate test by tag, the propagation of the roots down the element
-tree, and the link-list and chrome verdicts inside the roots.
+tree, and the link-list and chrome verdicts inside the roots. Also the search of a
+block's path that select.drop_repeats makes for every repeated block (innermost).
 """
 
 from libc.stdint cimport int64_t
@@ -130,3 +131,18 @@ def blocks_inside(
         if marked[element]:
             view[block] = 1
     return out
+
+
+def innermost(list tags, tuple path, frozenset names) -> int:
+    """The innermost element of ``path`` (a block's block elements, outermost first)
+    whose tag is one of ``names``, or -1. On the 4 MiB page of bench --profile, where
+    each copy of the story repeats the first, drop_repeats asked 15,900 times: 9 ms as
+    a Python loop."""
+    cdef Py_ssize_t k, element, n = len(tags)
+    for k in range(len(path) - 1, -1, -1):
+        element = path[k]
+        if element < 0 or element >= n:
+            raise IndexError(f"element {element} of a path is not one of {n}")
+        if tags[element] in names:
+            return element
+    return -1
