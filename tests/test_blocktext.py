@@ -135,6 +135,35 @@ def test_ends_sentence_matches_rstrip(text: str) -> None:
     assert _blocktext.ends_sentence(text) is ref_ends_sentence(text)
 
 
+def ref_is_prose(block: SimpleNamespace) -> bool:
+    size = len(block.text)
+    return (
+        size >= 60
+        and block.link_chars < 0.5 * size
+        and block.kind not in {"h1", "h2", "h3", "h4", "h5", "h6"}
+        and ref_ends_sentence(block.text)
+    )
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.builds(
+            SimpleNamespace,
+            kind=st.sampled_from(["p", "li", "h2", "h6", "div", "table"]),
+            text=LONG_TEXT,
+            link_chars=st.integers(min_value=0, max_value=400),
+        ),
+        max_size=6,
+    )
+)
+def test_prose_is_a_long_sentence_mostly_not_links_and_no_heading(blocks: list) -> None:
+    # The selection, the model's policy and the thread finder read prose through these.
+    assert [_blocktext.is_prose(b) for b in blocks] == [ref_is_prose(b) for b in blocks]
+    expected = [len(b.text) if ref_is_prose(b) else 0.0 for b in blocks]
+    assert _blocktext.prose_chars(blocks).tolist() == expected
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(LONG_TEXT, max_size=8), TEXT, st.data())
 def test_text_stats_match_the_python_statistics(

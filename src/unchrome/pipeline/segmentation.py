@@ -11,9 +11,12 @@ from dataclasses import dataclass, field
 
 from selectolax.lexbor import LexborNode
 
-from unchrome._native._blocktext import ends_sentence
+# What a paragraph of prose is (is_prose, PROSE_CHARS): compiled, as the selection asks it
+# of every block; named here with the blocks.
+from unchrome._native._blocktext import PROSE_CHARS as PROSE_CHARS
+from unchrome._native._blocktext import is_prose as is_prose
 from unchrome.rules.names import BODY_NAME, CHROME_WORDS, SIDEBAR_NAME
-from unchrome.rules.tags import BLOCK_TAGS, HEADINGS, NO_TEXT
+from unchrome.rules.tags import BLOCK_TAGS, NO_TEXT
 
 # Paragraphs shorter than this are flagged FLAG_SHORT: the density score and the block
 # model never see them (the model was trained without them, at the default
@@ -227,25 +230,6 @@ class Vocabulary:
 
 
 EMPTY_VOCABULARY = Vocabulary()
-
-
-# A block is a paragraph of prose when it has at least PROSE_CHARS characters, ends a
-# sentence and is mostly not link text: what a story is made of, and what a sidebar of
-# teasers, link lists and widgets is not (select's orphan rule, policy.story_end,
-# the extractor's comment retry).
-PROSE_CHARS = 60
-PROSE_LINK_SHARE = 0.5
-
-
-def is_prose(block: Block) -> bool:
-    """Whether a block reads as a paragraph of a story (see PROSE_CHARS)."""
-    size = len(block.text)
-    return (
-        size >= PROSE_CHARS
-        and block.link_chars < PROSE_LINK_SHARE * size
-        and block.kind not in HEADINGS
-        and ends_sentence(block.text)
-    )
 
 
 # The text of a heading's permalink: a sign standing for "link" (an icon-only one holds

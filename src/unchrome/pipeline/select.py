@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from unchrome._native._blocktext import prose_chars
 from unchrome._native._select import (
     blocks_inside,
     candidates,
@@ -266,9 +267,7 @@ def sidebar_elements(seg: Segmentation, agg: Aggregate, winner: int) -> np.ndarr
 def _holds_the_prose(seg: Segmentation, agg: Aggregate, winner: int) -> bool:
     """Whether the element ``winner`` holds ORPHAN_PROSE_SHARE of the page's prose."""
     blocks = seg.blocks
-    prose = np.fromiter(
-        (len(b.text) if is_prose(b) else 0 for b in blocks), dtype=np.float64, count=len(blocks)
-    )
+    prose = prose_chars(blocks)
     total = prose.sum()
     if total <= 0:
         return False

@@ -24,7 +24,11 @@ REPLY_WORDS = (
     r"|odpowiedz|odpovědět|svara|svar|vastaa|yanıtla|cevapla|ответить|відповісти"
     r"|回复|回覆|返信|답글|답장|trả lời|balas|balasan|απάντηση"
 )
-_REPLY = re.compile(rf"(?<!\w)(?:{REPLY_WORDS})(?!\w)", re.I)
+# The lookahead for the words' first letters lets the search fail at most places with one
+# test of a character class instead of trying every word there: 6.5 -> 5.3 ms over the
+# 5,092 short blocks of the 4 MiB page of bench --profile, 0.25 -> 0.19 ms a WCXB page.
+_REPLY_FIRSTS = "".join(sorted({word[0] for word in REPLY_WORDS.split("|")}))
+_REPLY = re.compile(rf"(?<!\w)(?=[{_REPLY_FIRSTS}])(?:{REPLY_WORDS})(?!\w)", re.I)
 # A row of actions is short: a few buttons and a counter. A block this long that says
 # "reply" is a sentence ("...he did not reply to our questions").
 ACTIONS_MAX_CHARS = 40
