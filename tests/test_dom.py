@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from unchrome._native import _dom
 from unchrome.pipeline import prune
@@ -42,8 +43,37 @@ def test_census_finds_the_never_content_elements_in_document_order() -> None:
     assert {n.tag for n in never} >= {"script", "style", "button", "nav", "svg", "title"}
 
 
+BODIES_PAGE = """<html><body><p> Lead \u00e9t\u00e9 </p>
+<div itemprop="mainEntity ARTICLEBODY"><p>The story.</p><script>var s = "x";</script></div>
+<nav><div itemprop="articleBody">In a menu</div></nav>
+<div itemprop="articleBodyText">Not the word</div><div itemprop="articlebody">Second</div>
+<style>.a{}</style>\u3000  trailing text </body></html>"""
+
+
+def test_census_counts_the_text_left_without_never_content_and_finds_the_marked_bodies() -> None:
+    # prune reads the page's text length once the never elements are gone, and whether
+    # any element marked as the article's body is left, from the census.
+    body, (_, never, *_, text_chars, bodies) = _census(BODIES_PAGE)
+    expected_bodies = [
+        n.mem_id
+        for n in body.css('[itemprop~="articleBody" i]')
+        if not any(a.mem_id in {v.mem_id for v in never} for a in _ancestors(n))
+    ]
+    assert _ids(bodies) == expected_bodies and len(bodies) == 2
+    for node in reversed(never):
+        node.decompose()
+    assert text_chars == len(body.text(deep=True, strip=True, skip_empty=True))
+
+
+def _ancestors(node: LexborNode | None) -> Iterator[LexborNode]:
+    """The node itself and those around it."""
+    while node is not None:
+        yield node
+        node = node.parent
+
+
 def test_census_names_the_elements_with_a_class_or_an_id_outside_never_content() -> None:
-    body, (*_, named) = _census(PAGE)
+    body, (*_, named, _, _) = _census(PAGE)
     # The selector list yields an element once per selector it matches (the <p> with a
     # class and an id twice, and prune used to judge it twice); the census, once. What
     # lies inside a never-content element goes with it, unjudged.
@@ -147,7 +177,7 @@ HIDDEN_PAGE = """<html><body><div aria-hidden="TRUE">a</div><div aria-hidden="tr
 
 
 def test_census_finds_hidden_forms_roles_and_disclosures_as_the_selectors_do() -> None:
-    body, (disclosures, _, forms, hidden, roles, _) = _census(HIDDEN_PAGE)
+    body, (disclosures, _, forms, hidden, roles, *_) = _census(HIDDEN_PAGE)
     nav = body.css_first("nav")
     assert nav is not None
     inside_nav = {n.mem_id for n in nav.traverse()}
@@ -167,7 +197,7 @@ def test_census_finds_hidden_forms_roles_and_disclosures_as_the_selectors_do() -
 
 
 def test_attached_leaves_out_what_a_removal_took_from_the_tree() -> None:
-    _, (_, _, forms, hidden, roles, named) = _census(HIDDEN_PAGE)
+    _, (_, _, forms, hidden, roles, named, *_) = _census(HIDDEN_PAGE)
     form = forms[0]
     inner = [n for n in hidden if n.text() == "i"]
     assert "f " in [names for _, names in _dom.attached(named)]

@@ -28,6 +28,8 @@ def prune_census(
     list[LexborNode],
     list[LexborNode],
     list[tuple[LexborNode, str]],
+    int,
+    list[LexborNode],
 ]: ...
 def attached(items: list[Any]) -> list[Any]: ...
 def texts_after(

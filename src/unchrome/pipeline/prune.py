@@ -469,7 +469,7 @@ def prune_page(
     body = tree.body
     if body is None:
         return Pruned(0, frozenset())
-    disclosures, never, forms, hidden, roles, named = prune_census(
+    disclosures, never, forms, hidden, roles, named, text_chars, article_bodies = prune_census(
         body, _NEVER_CONTENT_IDS, _VERDICTS[include_comments]
     )
     removed = 0
@@ -480,8 +480,16 @@ def prune_page(
     if exclude_selector:
         removed += _decompose_all(tree.css(exclude_selector))
     removed += _decompose_all(attached(never))
-    removed += _decompose_all([f for f in attached(forms) if _text_length(f) < FORM_MAX_TEXT])
-    widget_max_chars = WIDGET_MAX_PAGE_SHARE * _text_length(body)
+    small_forms = [(f, _text_length(f)) for f in attached(forms)]
+    small_forms = [(f, size) for f, size in small_forms if size < FORM_MAX_TEXT]
+    # The page's text once they are gone: the census's count (which left the never
+    # elements out) less the forms' (read while they are in the tree), or a count of
+    # what the caller's selector left.
+    body_chars = None if exclude_selector else text_chars - _outermost_chars(small_forms)
+    removed += _decompose_all([f for f, _ in small_forms])
+    if body_chars is None:
+        body_chars = _text_length(body)
+    widget_max_chars = WIDGET_MAX_PAGE_SHARE * body_chars
     removed += _decompose_all(
         [n for n in attached(hidden) if _is_hidden(n, widget_max_chars, controlled)]
     )
@@ -494,14 +502,29 @@ def prune_page(
             widget_max_chars,
             comments,
             # One look at the page, not one at each widget's subtree: most pages mark
-            # no article body (the looks cost 0.08 ms a WCXB page).
-            body.css_first(_ARTICLE_BODY) is not None,
+            # no article body (the looks cost 0.08 ms a WCXB page). The census found
+            # them; those the removals took are no longer attached.
+            bool(attached(article_bodies)),
         )
     )
     comment_ids = frozenset(node.mem_id for node in comments)
     if should_remove is not None:
         removed += _decompose_all([n for n in body.traverse() if should_remove(n)])
     return Pruned(removed, comment_ids)
+
+
+def _outermost_chars(removed: list[tuple[LexborNode, int]]) -> int:
+    """The text length of elements to remove (given with their lengths), an element
+    inside another counted once, with it. Asked while they are in the tree."""
+    ids = {node.mem_id for node, _ in removed}
+    total = 0
+    for node, size in removed:
+        parent = node.parent
+        while parent is not None and parent.mem_id not in ids:
+            parent = parent.parent
+        if parent is None:
+            total += size
+    return total
 
 
 def _decompose_all(nodes: list[LexborNode]) -> int:
