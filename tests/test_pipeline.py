@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 
@@ -362,6 +363,42 @@ def test_custom_scorer_should_remove_prunes_elements():
     result = unchrome.extract(html, config=Config(scorer=PreferClass("nothing", "kill-me")))
     assert SIDE not in result.text
     assert STORY[0] in result.text
+
+
+class WatchCollector(PreferClass):
+    """Notes whether Python's cyclic collector runs while the page is pruned."""
+
+    def __init__(self, fail: bool = False) -> None:
+        super().__init__("nothing")
+        self.seen: set[bool] = set()
+        self.fail = fail
+
+    def should_remove(self, node) -> bool:
+        self.seen.add(gc.isenabled())
+        if self.fail:
+            raise unchrome.ExtractTimeout("a stage ran out of time")
+        return False
+
+
+def test_the_collector_waits_for_the_extraction_and_is_restored_after() -> None:
+    # The extraction pauses the cyclic collector (its objects hold no cycles, and on
+    # a large page the collector re-walked them for nothing) and leaves it as it was,
+    # also when the extraction fails, and paused when the caller had paused it.
+    html = page(f"<article>{story_html()}</article>")
+    assert gc.isenabled()
+    watch = WatchCollector()
+    unchrome.extract(html, config=Config(scorer=watch))
+    assert watch.seen == {False} and gc.isenabled()
+    failing = WatchCollector(fail=True)
+    with pytest.raises(unchrome.ExtractTimeout):
+        unchrome.extract(html, config=Config(scorer=failing))
+    assert failing.seen == {False} and gc.isenabled()
+    gc.disable()
+    try:
+        unchrome.extract(html, config=Config(scorer=WatchCollector()))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 @pytest.mark.parametrize(
