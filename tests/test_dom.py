@@ -462,3 +462,25 @@ def test_a_selectolax_whose_lexbor_was_not_checked_is_refused_at_import(
     monkeypatch.setattr(selectolax, "__version__", "1.0.0")
     with pytest.raises(ImportError, match=r"selectolax 1\.0\.1 or 1\.0\.2"):
         _dom._check_selectolax()
+
+
+ATTRIBUTE_PAGE = (
+    '<p><img SRC="a.png" Alt="" data-Src=x onclick=y srcset="a 1x, b 2x" title>'
+    '<svg><use xlink:href="/b" href="/a"/></svg><a HREF="/y" class=q lang=fr>z</a>'
+    '<video src="v.mp4" data-lazy-src="w" colspan=2 a-very-long-attribute-name-here=1></video>'
+    '<td rowspan="3" dir=rtl start=2 datetime="2024-01-02" data-original="/o.png"></td></p>'
+)
+
+
+def test_attribute_reader_reads_the_named_attributes_as_selectolax_does() -> None:
+    # render's writer reads the attributes it keeps through the compiled reader: the
+    # same values (None without one, "" for an empty one), in the element's order.
+    names = ("href", "src", "alt", "title", "colspan", "rowspan", "datetime", "lang", "dir")
+    names += ("start", "data-src", "data-lazy-src", "data-original", "srcset")
+    reader = _dom.AttributeNames(names)
+    for node in LexborHTMLParser(ATTRIBUTE_PAGE).body.traverse(include_text=True):
+        expected = {k: v for k, v in node.attributes.items() if k in names}
+        assert reader.read(node) == expected
+        assert list(reader.read(node)) == list(expected)
+    use = LexborHTMLParser(ATTRIBUTE_PAGE).css_first("use")
+    assert reader.read(use) == {"href": "/a"}  # xlink:href is another name

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from html import escape, unescape
 
 from unchrome._native._blocktext import word_count
+from unchrome._native._dom import AttributeNames, class_and_id, write_html
 from unchrome.pipeline.parse import LexborNode
 from unchrome.pipeline.segmentation import CHROME_NAMES, FLAG_ROW, Block
 from unchrome.pipeline.select import LAYOUT_CELL_CHARS, Content, html_root
@@ -30,6 +31,9 @@ _KEEP_ATTRS = frozenset(
 )
 _URL_ATTRS = ("href", "src")
 _LAZY_SRC = ("data-src", "data-lazy-src", "data-original", "data-url", "data-lazy")
+# What the writer reads of an element: the attributes it keeps and those a lazy image
+# hides its address in (read off lexbor's element, not as a dict of all of them).
+_WRITTEN_ATTRIBUTES = AttributeNames((*sorted(_KEEP_ATTRS), *_LAZY_SRC, "srcset", "data-srcset"))
 _CODE_LANG = re.compile(
     r"(?:^|\s)(?:language-|lang-|highlight-(?:source-)?|brush:\s*)([\w+#.-]+)", re.I
 )
@@ -286,50 +290,14 @@ class _Writer:
         self.holds_dropped: set[int] = set()
 
     def write(self, root: LexborNode) -> str:
-        stack: list[_Open] = []
-        node = root
-        while True:
-            pushed, descend = self._visit(node, stack)
-            if descend:
-                node = node.child  # type: ignore[assignment]
-                continue
-            if pushed:
-                self._close(stack.pop(), stack)
-            # Close the finished elements until one has a next sibling; the root's
-            # siblings are never reached: the stack is empty there.
-            while True:
-                if not stack:
-                    return "".join(self.out)
-                sibling = node.next
-                if sibling is not None:
-                    node = sibling
-                    break
-                node = node.parent  # type: ignore[assignment]
-                self._close(stack.pop(), stack)
+        return write_html(root, self, _blank)
 
     def _visit(self, node: LexborNode, stack: list[_Open]) -> tuple[bool, bool]:
-        """Write what ``node`` contributes before its children; say whether it opened
-        an element (pushed on ``stack``) and whether to walk its children."""
+        """Write what an element contributes before its children; say whether it
+        opened it (pushed on ``stack``) and whether to walk its children. (Text nodes
+        are written by the walk, _dom.write_html.)"""
         tag = node.tag or ""
         unit = bool(stack) and stack[-1].unit
-        if tag == "-text":
-            value = node.text_content
-            mem = node.mem_id
-            if unit or mem in self.kept_ids:
-                self.out.append(escape(value, quote=False))
-                self.kept += not _blank(value)
-
-            elif value.isspace():
-                self.out.append(value)
-            else:
-                # A dropped block's text, or text no block holds (a table left out
-                # by include_tables=False).
-                self.dropped += 1
-            return False, False
-        if not tag or tag.startswith("-"):
-            # Comments, doctype, and processing instructions ("o<?x>"), whose tag is
-            # None: reading their attrs raised TypeError (found by the fuzzer).
-            return False, False
         mem = node.mem_id
         if not unit and mem in self.dropped_ids:
             self.dropped += 1
@@ -403,7 +371,7 @@ class _Writer:
             self.blank += tag == "img" and not (attrs.get("alt") or "").strip()
             self._collect(tag, node, attrs)
             return False, False
-        names = f"{node.attrs.get('class') or ''} {node.id or ''}" if len(node.attrs) else ""
+        names = class_and_id(node)
         stack.append(
             _Open(
                 written,
@@ -557,7 +525,7 @@ class _Writer:
         """Write the opening tag with the allowed attributes and return them; write
         nothing and return None for an image without a source (the converter would
         print the link around it with its address as text)."""
-        present = dict(node.attributes)
+        present = _WRITTEN_ATTRIBUTES.read(node)
         tag = node.tag or ""
         if tag in ("img", "source"):
             src = present.get("src") or ""
