@@ -566,6 +566,52 @@ def test_a_section_segment_another_title_goes_without_leaves_the_headline() -> N
     assert md(page(head)).title == "Thioune fordert Geduld mit Niemiec"
 
 
+def test_an_h1_that_says_the_declared_title_in_full_is_the_headline() -> None:
+    # The declared titles were cut for a search result; the h1 goes on in the same
+    # sentence, also past a JSON-LD headline and a declared title cut at an ellipsis.
+    head = '<meta property="og:title" content="Best High School Tutors in 2025">'
+    body = "<h1>Best High School Tutors in 2025, Reviewed by a Student</h1>"
+    assert md(page(head, body)).title == "Best High School Tutors in 2025, Reviewed by a Student"
+    head = ld({"@type": "Article", "headline": "US Plumbing Fixtures & Fittings"})
+    body = "<h1>US Plumbing Fixtures &amp; Fittings Report</h1>"
+    assert md(page(head, body)).title == "US Plumbing Fixtures & Fittings Report"
+    head = '<meta property="og:title" content="What will be the trend in the watch...">'
+    body = "<h1>What will be the trend in the watch market in 2024?</h1>"
+    assert md(page(head, body)).title == "What will be the trend in the watch market in 2024?"
+
+
+def test_an_h1_that_adds_the_sites_segment_or_a_host_does_not_say_the_title_in_full() -> None:
+    head = '<meta property="og:title" content="Tips from a first time Japan visitor">'
+    body = "<h1>Tips from a first time Japan visitor - Japan Forum</h1>"
+    assert md(page(head, body)).title == "Tips from a first time Japan visitor"
+    head = '<meta property="og:title" content="Convert The Linux Kernel From C To Modern C++">'
+    body = "<h1>Convert The Linux Kernel From C To Modern C++ (phoronix.com) 139 points</h1>"
+    assert md(page(head, body)).title == "Convert The Linux Kernel From C To Modern C++"
+    # An h1 that runs on into its standfirst is not the headline said in full.
+    head = '<meta property="og:title" content="Tax 101: Understanding the basics">'
+    body = "<h1>Tax 101: Understanding the basics <span>A guide to the types of taxes"
+    body += " Americans pay, how they work, and why understanding them matters</span></h1>"
+    assert md(page(head, body)).title == "Tax 101: Understanding the basics"
+
+
+def test_an_h1_loses_a_trailing_segment_naming_the_site() -> None:
+    head = '<meta property="og:site_name" content="WRAL">'
+    body = "<h1>Vehicle rental News and Reporting Coverage | WRAL</h1>"
+    url = "https://www.wral.com/vehicle-rental/1/"
+    assert md(page(head, body), url).title == "Vehicle rental News and Reporting Coverage"
+    # A leading one is a series' or a newsletter's name as often, and stays.
+    body = "<h1>Digjitale Signal #18 – The World Without Work?</h1>"
+    assert md(page("", body), "https://www.digjitale.com/p/x").title == (
+        "Digjitale Signal #18 – The World Without Work?"
+    )
+
+
+def test_a_json_ld_headline_escaped_twice_is_decoded() -> None:
+    head = '<script type="application/ld+json">{"@type": "NewsArticle", "headline": '
+    head += '"And finally&amp;#8230; trouble brewing"}</script>'
+    assert md(page(head)).title == "And finally… trouble brewing"
+
+
 def test_authors_are_names_only_as_a_list() -> None:
     meta = page('<meta name="author" content="By Ada Lovelace and Alan Turing">')
     assert md(meta).authors == ["Ada Lovelace", "Alan Turing"]
