@@ -649,6 +649,27 @@ def test_a_by_line_printed_under_the_headline_names_the_author() -> None:
     assert md(page(body=prose)).authors == []
 
 
+def test_a_by_line_spread_over_lines_of_its_text_node_names_the_author() -> None:
+    body = "<h1>Survival Guide to SysV Init</h1><div>by Jon Foster\n    -\n    2025-09-13</div>"
+    assert md(page(body=body)).authors == ["Jon Foster"]
+
+
+def test_a_qa_pages_author_is_its_questions() -> None:
+    head = ld({"@type": "QAPage", "mainEntity": {"@type": "Question",
+               "name": "Which Qt6 version for Ubuntu 24.04", "author": {"@type": "Person",
+               "name": "JonB"}, "dateCreated": "2024-04-17T10:58:44Z"}})  # fmt: skip
+    found = md(page(head, '<h1>Which Qt6 version for Ubuntu 24.04</h1><div class="post-header">'
+                    "<span>J</span>Offline<a>JonB</a> wrote on <a>#1</a></div>"))  # fmt: skip
+    assert (found.authors, found.date) == (["JonB"], "2024-04-17T10:58:44+00:00")
+
+
+def test_a_microdata_author_named_in_a_meta_element() -> None:
+    body = ('<h1>RC1 of NodeBB v4</h1><div itemprop="author" itemscope '
+            'itemtype="https://schema.org/Person"><meta itemprop="name" content="julian">'
+            '<meta itemprop="url" content="/user/julian"></div><p>The release...</p>')  # fmt: skip
+    assert md(page(body=body)).authors == ["julian"]
+
+
 def test_a_link_previews_written_by_label_names_the_author() -> None:
     head = (
         '<meta name="twitter:label1" content="Written by">'

@@ -222,7 +222,11 @@ def _byline_at(node: LexborNode) -> tuple[list[str], bool]:
         return [], True
     author, whole = _read_byline(node)
     if not author:
-        return [], True
+        # A microdata author with no text: its name in a <meta itemprop="name">
+        # (forum software marks each post's author so).
+        named = itemprop(node, "name") if "itemscope" in node.attributes else None
+        name = _clean_author(named.attributes.get("content")) if named is not None else None
+        return ([name], True) if name else ([], True)
     if not whole:
         # The name an author box opens with; its inner parts are its bio.
         return [author], False
@@ -457,7 +461,7 @@ def _headline_byline(headline: LexborNode | None, site_keys: list[str]) -> list[
     parts = texts_after(
         headline, _BYLINE_READ_CHARS, _BYLINE_STEPS, _NO_TEXT_IDS, _BYLINE_LINE_CHARS
     )
-    parts = [part.strip() for part in parts if part and part.strip()]
+    parts = [" ".join(part.split()) for part in parts if part and part.strip()]
     for i, part in enumerate(parts):
         match = _PRINTED_BY_RE.match(part)
         if match is None:
