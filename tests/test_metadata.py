@@ -670,6 +670,19 @@ def test_a_microdata_author_named_in_a_meta_element() -> None:
     assert md(page(body=body)).authors == ["julian"]
 
 
+def test_a_role_in_a_byline_element_of_its_own_is_no_name() -> None:
+    body = ('<h1>Ergonomic desk step by step</h1><div class="article-author">'
+            '<span class="author-name">Mateusz Haberny</span>'
+            '<span class="author-position">Founder at Oakywood</span></div>')  # fmt: skip
+    assert md(page(body=body)).authors == ["Mateusz Haberny"]
+
+
+def test_an_unfilled_template_variable_is_no_author() -> None:
+    head = '<meta name="author" content="page.head.extra.author">'
+    body = '<h1>Startup lessons</h1><div class="byline">By <a>Tim Enwall</a></div>'
+    assert md(page(head, body)).authors == ["Tim Enwall"]
+
+
 def test_a_link_previews_written_by_label_names_the_author() -> None:
     head = (
         '<meta name="twitter:label1" content="Written by">'

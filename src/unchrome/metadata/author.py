@@ -355,6 +355,8 @@ def _is_site(name: str, site_keys: list[str]) -> bool:
 def _names_of(values: Iterable[str], site_keys: list[str]) -> list[str]:
     names: list[str] = []
     for value in values:
+        if names and _is_role(value) and not _name_like(value, single=False):
+            continue  # a byline's position in an element of its own: "Founder at Oakywood"
         for name in _names(value, site_keys):
             if name.casefold() not in {n.casefold() for n in names}:
                 names.append(name)
@@ -406,6 +408,15 @@ _MAX_NAME_WORDS = 6
 _QUOTES = "\"'“”„«»‘’"
 
 
+def _is_role(text: str) -> bool:
+    """Whether ``text`` is a role or a position ("Staff Writer", "CEO of CaseBasix")."""
+    return _ROLE_RE.search(text) is not None and len(text.split()) <= 3
+
+
+# An unfilled template variable where a name should be ("page.head.extra.author").
+_PLACEHOLDER_RE = re.compile(r"^\w+(?:\.\w+)*\.(?:author|authors|name|byline)$|\{\{|\}\}|^\$\{")
+
+
 def _names(value: str | None, site_keys: list[str]) -> list[str]:
     """The names in one author string: label, dates, counts, roles, credentials and
     an outlet after the names left out; several names as several items."""
@@ -422,7 +433,7 @@ def _names(value: str | None, site_keys: list[str]) -> list[str]:
     separators = ["", *(m[0] for m in _SPLIT_RE.finditer(text))]
     for part, separator in zip(pieces, separators, strict=True):
         name = _LABEL_RE.sub("", part.strip(" :-–—" + _QUOTES)).strip(" " + _QUOTES)
-        role = bool(names) and _ROLE_RE.search(name) is not None and len(name.split()) <= 3
+        role = bool(names) and _is_role(name)
         if (
             not name
             or name.casefold() in _NOT_NAMES
@@ -431,6 +442,7 @@ def _names(value: str | None, site_keys: list[str]) -> list[str]:
             or len(name.split()) > _MAX_NAME_WORDS
             or not any(c.isalpha() for c in name)
             or _looks_like_url(name)
+            or _PLACEHOLDER_RE.search(name)
             or (names and _is_site(name, site_keys))
         ):
             continue
