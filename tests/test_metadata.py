@@ -594,6 +594,15 @@ def test_an_h1_that_adds_the_sites_segment_or_a_host_does_not_say_the_title_in_f
     assert md(page(head, body)).title == "Tax 101: Understanding the basics"
 
 
+def test_an_h1_glued_to_a_comment_count_or_a_dateline_does_not_say_the_title_in_full() -> None:
+    head = '<meta property="og:title" content="How to Lose 100 Pounds on The Slow-Carb Diet">'
+    body = "<h1>How to Lose 100 Pounds on The Slow-Carb Diet <span>385 Comments</span></h1>"
+    assert md(page(head, body)).title == "How to Lose 100 Pounds on The Slow-Carb Diet"
+    head = '<meta property="og:title" content="Anna Hazare to form a national trust">'
+    body = "<h1>Anna Hazare to form a national trust<div>Politics, Posted on Nov 06</div></h1>"
+    assert md(page(head, body)).title == "Anna Hazare to form a national trust"
+
+
 def test_an_h1_loses_a_trailing_segment_naming_the_site() -> None:
     head = '<meta property="og:site_name" content="WRAL">'
     body = "<h1>Vehicle rental News and Reporting Coverage | WRAL</h1>"

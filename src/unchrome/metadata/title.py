@@ -319,21 +319,41 @@ _HOST_NOTE_RE = re.compile(r"\s*\((?:[\w-]+\.)+[a-z]{2,}\)", re.IGNORECASE)
 _GLUED_MARKS_RE = re.compile(r"^[^\w\s(]+")
 
 
-def _in_full(h1s: list[str], declared: str | None) -> str | None:
+def _ends_inside_a_text(node: LexborNode, at: int) -> bool:
+    """Whether the ``at``-th letter or digit (_norm_key) of an element's text falls
+    inside one of its text nodes, that node going on after it: read up to there."""
+    start = 0
+    for child in node.traverse(include_text=True):
+        if child.tag == "-text" and (size := len(_norm_key(child.text_content or ""))):
+            if start + size > at:
+                return start < at
+            start += size
+    return False
+
+
+def _in_full(
+    h1s: list[str], declared: str | None, nodes: Sequence[LexborNode | None] = ()
+) -> str | None:
     """The h1 that says the declared title in full, if one does: it opens with the
     declared words and goes on in the same sentence ("Best High School Tutors in 2025"
     and an h1 "…, Reviewed by a Student"; "Networking" and "Networking in Compose"; a
-    declared title cut at "…"), not after a separator or with a host in brackets, and
-    agrees with it as the story's h1 must (_agreement: an h1 that runs on into its
-    standfirst is not the headline). The declared title was cut for a search result
-    or a social card; the h1 is what the reader sees."""
+    declared title cut at "…"): in the same text node of its element (``nodes``, in
+    the order of ``h1s``: a comment count, a section and a date, an "[ edit ]" link in
+    elements of their own glued to the headline are not its words), not after a
+    separator or with a host in brackets, and agrees with it as the story's h1 must
+    (_agreement: an h1 that runs on into its standfirst is not the headline). The
+    declared title was cut for a search result or a social card; the h1 is what the
+    reader sees."""
     if not declared:
         return None
     declared_key = _norm_key(declared)
-    for h1 in h1s:
+    for index, h1 in enumerate(h1s):
         key = _norm_key(h1)
         if not declared_key or key == declared_key or not key.startswith(declared_key):
             continue
+        node = nodes[index] if index < len(nodes) else None
+        if node is not None and not _ends_inside_a_text(node, len(declared_key)):
+            continue  # what follows is an element of its own: "149 Comments", "[ edit ]"
         # Where the declared words end in the h1: after as many letters and digits.
         seen, at = 0, 0
         while seen < len(declared_key) and at < len(h1):
@@ -367,8 +387,10 @@ def _pick_title(
     h1s: list[str],
     site_keys: list[str],
     h2s: Sequence[LexborNode] = (),
+    h1_nodes: Sequence[LexborNode | None] = (),
 ) -> str | None:
-    """The document's headline, by agreement of its sources.
+    """The document's headline, by agreement of its sources. ``h1_nodes``: the
+    elements of ``h1s``, in their order.
 
     The visible headline (the story's ``h1``) is what a reader sees and cites; the
     declared titles (JSON-LD headline, og:title, ``<title>``) are often written for
@@ -395,7 +417,7 @@ def _pick_title(
     # read that headline, 0.846 and 0.904.
     # An h1 that says the declared title in full stands over it, JSON-LD's too (WCXB
     # dev: 13 titles more, one less; fundus and Readability unchanged).
-    full = _in_full(h1s, declared)
+    full = _in_full(h1s, declared, h1_nodes)
     if full is not None:
         return full
     h1 = None if ld.article is not None else _story_h1(h1s, sources, site_keys)
