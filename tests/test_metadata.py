@@ -692,6 +692,16 @@ def test_an_unfilled_template_variable_is_no_author() -> None:
     assert md(page(head, body)).authors == ["Tim Enwall"]
 
 
+def test_a_threads_starter_by_the_headline_beats_the_first_user_card() -> None:
+    # The first user card is a pinned moderator's post; the thread's starter is named
+    # under the headline.
+    body = ('<h1>Looking for beginner woodworking projects</h1><div>Thread starter '
+            '<a class="username">sean_g</a> Start date Feb 25, 2024</div>'
+            '<article><section class="message-user"><a>Packard</a> Member</section>'
+            "<p>Pinned: read the rules.</p></article>")  # fmt: skip
+    assert md(page(body=body)).authors == ["sean_g"]
+
+
 def test_a_link_previews_written_by_label_names_the_author() -> None:
     head = (
         '<meta name="twitter:label1" content="Written by">'

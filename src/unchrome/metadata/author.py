@@ -309,7 +309,13 @@ def _pick_authors(
         return declared
     # An author that is the site itself, or none: a byline naming people beats it (a
     # personal blog's byline is its site's name: that stands where nothing else does).
-    people = _names_of(_dom_byline(tree), site_keys) or _headline_byline(headline, site_keys)
+    # A thread's starter named by the headline is its first post's poster, which the
+    # first user card need not be (a pinned or a moderator's post, a later page).
+    people = (
+        _headline_byline(headline, site_keys, _STARTER_RE)
+        or _names_of(_dom_byline(tree), site_keys)
+        or _headline_byline(headline, site_keys)
+    )
     # People have a first and a last name; a byline of single words ("red,
     # Agenturen", "sid, dpa") credits desks and agencies, no better than the outlet.
     # And the byline that only adds a label to the declared outlet ("Help Net Security
@@ -466,8 +472,18 @@ _NO_TEXT_IDS = frozenset(
 _BYLINE_LINE_CHARS = 80
 
 
-def _headline_byline(headline: LexborNode | None, site_keys: list[str]) -> list[str]:
-    """The people a "By …" line under the headline names, if there is one."""
+# A forum thread's label for the poster of its first post ("Thread starter sean_g").
+_STARTER_RE = re.compile(
+    r"^(?:thread\s+starter|topic\s+starter|started\s+by|original\s+poster)\b\s*:?\s*(.*)$",
+    re.IGNORECASE,
+)
+
+
+def _headline_byline(
+    headline: LexborNode | None, site_keys: list[str], label: re.Pattern[str] = _PRINTED_BY_RE
+) -> list[str]:
+    """The people a "By …" line under the headline names (``label``: the line's label
+    and the names after it), if there is one."""
     if headline is None:
         return []
     parts = texts_after(
@@ -475,13 +491,14 @@ def _headline_byline(headline: LexborNode | None, site_keys: list[str]) -> list[
     )
     parts = [" ".join(part.split()) for part in parts if part and part.strip()]
     for i, part in enumerate(parts):
-        match = _PRINTED_BY_RE.match(part)
+        match = label.match(part)
         if match is None:
             continue
         text = match[1] or (parts[i + 1] if i + 1 < len(parts) else "")
         names = _names(text, site_keys)
-        # Names are a few capitalised words: "by the river" is prose.
-        if names and all(_looks_like_name(name) for name in names):
+        # Names are a few capitalised words: "by the river" is prose; a thread's
+        # starter is a user name, as written.
+        if names and (label is _STARTER_RE or all(_looks_like_name(n) for n in names)):
             return names
         return []
     return []
