@@ -348,6 +348,8 @@ def _in_full(
         return None
     declared_key = _norm_key(declared)
     for index, h1 in enumerate(h1s):
+        if len(h1) > _MAX_H1_CHARS:
+            continue  # no headline (as in _story_h1), and a hostile page's 4 MB h1
         key = _norm_key(h1)
         if not declared_key or key == declared_key or not key.startswith(declared_key):
             continue
@@ -372,6 +374,8 @@ def _without_site_tail(h1: str, site_keys: list[str]) -> str:
     """``h1`` less a trailing segment that names the site ("Catering Tips | Cookshack"),
     as a ``<title>`` loses it; a leading one stays (a newsletter's or a series' name
     that is also the site's: "Digjitale Signal #18 – The World Without Work?")."""
+    if len(h1) > _MAX_H1_CHARS:
+        return h1
     parts = [p.strip() for p in _TITLE_SEP_RE.split(h1) if p and p.strip()]
     if len(parts) < 2 or not _matches_site(parts[-1], site_keys):
         return h1
@@ -410,16 +414,16 @@ def _pick_title(
     declared = _publisher_title(metas, ld, doc_title, site_keys, h1s)
     sources = [s for s in (declared, _ld_title(ld, doc_title), doc_title) if s]
     sources += [v for k in ("og:title", "twitter:title") if (v := metas.get(k))]
-    # A JSON-LD article's headline is the story's own declared headline: there, it
-    # stands over a differing h1 (a CMS's "SEO headline" is in og:title and <title>,
-    # rarely in the article's structured data). WCXB dev "title is the headline" 0.748
-    # with the h1 over it too, 0.732 without; fundus, whose publishers' parsers mostly
-    # read that headline, 0.846 and 0.904.
     # An h1 that says the declared title in full stands over it, JSON-LD's too (WCXB
     # dev: 13 titles more, one less; fundus and Readability unchanged).
     full = _in_full(h1s, declared, h1_nodes)
     if full is not None:
         return full
+    # A JSON-LD article's headline is the story's own declared headline: there, it
+    # stands over a differing h1 (a CMS's "SEO headline" is in og:title and <title>,
+    # rarely in the article's structured data). WCXB dev "title is the headline" 0.748
+    # with the h1 over it too, 0.732 without; fundus, whose publishers' parsers mostly
+    # read that headline, 0.846 and 0.904.
     h1 = None if ld.article is not None else _story_h1(h1s, sources, site_keys)
     if h1 is not None:
         # The same text but for spacing: the declared spelling ("da : Thioune" in an
