@@ -566,6 +566,61 @@ def test_a_section_segment_another_title_goes_without_leaves_the_headline() -> N
     assert md(page(head)).title == "Thioune fordert Geduld mit Niemiec"
 
 
+def test_an_h1_that_says_the_declared_title_in_full_is_the_headline() -> None:
+    # The declared titles were cut for a search result; the h1 goes on in the same
+    # sentence, also past a JSON-LD headline and a declared title cut at an ellipsis.
+    head = '<meta property="og:title" content="Best High School Tutors in 2025">'
+    body = "<h1>Best High School Tutors in 2025, Reviewed by a Student</h1>"
+    assert md(page(head, body)).title == "Best High School Tutors in 2025, Reviewed by a Student"
+    head = ld({"@type": "Article", "headline": "US Plumbing Fixtures & Fittings"})
+    body = "<h1>US Plumbing Fixtures &amp; Fittings Report</h1>"
+    assert md(page(head, body)).title == "US Plumbing Fixtures & Fittings Report"
+    head = '<meta property="og:title" content="What will be the trend in the watch...">'
+    body = "<h1>What will be the trend in the watch market in 2024?</h1>"
+    assert md(page(head, body)).title == "What will be the trend in the watch market in 2024?"
+
+
+def test_an_h1_that_adds_the_sites_segment_or_a_host_does_not_say_the_title_in_full() -> None:
+    head = '<meta property="og:title" content="Tips from a first time Japan visitor">'
+    body = "<h1>Tips from a first time Japan visitor - Japan Forum</h1>"
+    assert md(page(head, body)).title == "Tips from a first time Japan visitor"
+    head = '<meta property="og:title" content="Convert The Linux Kernel From C To Modern C++">'
+    body = "<h1>Convert The Linux Kernel From C To Modern C++ (phoronix.com) 139 points</h1>"
+    assert md(page(head, body)).title == "Convert The Linux Kernel From C To Modern C++"
+    # An h1 that runs on into its standfirst is not the headline said in full.
+    head = '<meta property="og:title" content="Tax 101: Understanding the basics">'
+    body = "<h1>Tax 101: Understanding the basics <span>A guide to the types of taxes"
+    body += " Americans pay, how they work, and why understanding them matters</span></h1>"
+    assert md(page(head, body)).title == "Tax 101: Understanding the basics"
+
+
+def test_an_h1_glued_to_a_comment_count_or_a_dateline_does_not_say_the_title_in_full() -> None:
+    head = '<meta property="og:title" content="How to Lose 100 Pounds on The Slow-Carb Diet">'
+    body = "<h1>How to Lose 100 Pounds on The Slow-Carb Diet <span>385 Comments</span></h1>"
+    assert md(page(head, body)).title == "How to Lose 100 Pounds on The Slow-Carb Diet"
+    head = '<meta property="og:title" content="Anna Hazare to form a national trust">'
+    body = "<h1>Anna Hazare to form a national trust<div>Politics, Posted on Nov 06</div></h1>"
+    assert md(page(head, body)).title == "Anna Hazare to form a national trust"
+
+
+def test_an_h1_loses_a_trailing_segment_naming_the_site() -> None:
+    head = '<meta property="og:site_name" content="WRAL">'
+    body = "<h1>Vehicle rental News and Reporting Coverage | WRAL</h1>"
+    url = "https://www.wral.com/vehicle-rental/1/"
+    assert md(page(head, body), url).title == "Vehicle rental News and Reporting Coverage"
+    # A leading one is a series' or a newsletter's name as often, and stays.
+    body = "<h1>Digjitale Signal #18 – The World Without Work?</h1>"
+    assert md(page("", body), "https://www.digjitale.com/p/x").title == (
+        "Digjitale Signal #18 – The World Without Work?"
+    )
+
+
+def test_a_json_ld_headline_escaped_twice_is_decoded() -> None:
+    head = '<script type="application/ld+json">{"@type": "NewsArticle", "headline": '
+    head += '"And finally&amp;#8230; trouble brewing"}</script>'
+    assert md(page(head)).title == "And finally… trouble brewing"
+
+
 def test_authors_are_names_only_as_a_list() -> None:
     meta = page('<meta name="author" content="By Ada Lovelace and Alan Turing">')
     assert md(meta).authors == ["Ada Lovelace", "Alan Turing"]
@@ -601,6 +656,50 @@ def test_a_by_line_printed_under_the_headline_names_the_author() -> None:
     assert md(page(body=apart)).authors == ["Edzel Tabing"]
     prose = "<h1>River walks</h1><p>By the river the path turns left.</p>"
     assert md(page(body=prose)).authors == []
+
+
+def test_a_by_line_spread_over_lines_of_its_text_node_names_the_author() -> None:
+    body = "<h1>Survival Guide to SysV Init</h1><div>by Jon Foster\n    -\n    2025-09-13</div>"
+    assert md(page(body=body)).authors == ["Jon Foster"]
+
+
+def test_a_qa_pages_author_is_its_questions() -> None:
+    head = ld({"@type": "QAPage", "mainEntity": {"@type": "Question",
+               "name": "Which Qt6 version for Ubuntu 24.04", "author": {"@type": "Person",
+               "name": "JonB"}, "dateCreated": "2024-04-17T10:58:44Z"}})  # fmt: skip
+    found = md(page(head, '<h1>Which Qt6 version for Ubuntu 24.04</h1><div class="post-header">'
+                    "<span>J</span>Offline<a>JonB</a> wrote on <a>#1</a></div>"))  # fmt: skip
+    assert (found.authors, found.date) == (["JonB"], "2024-04-17T10:58:44+00:00")
+
+
+def test_a_microdata_author_named_in_a_meta_element() -> None:
+    body = ('<h1>RC1 of NodeBB v4</h1><div itemprop="author" itemscope '
+            'itemtype="https://schema.org/Person"><meta itemprop="name" content="julian">'
+            '<meta itemprop="url" content="/user/julian"></div><p>The release...</p>')  # fmt: skip
+    assert md(page(body=body)).authors == ["julian"]
+
+
+def test_a_role_in_a_byline_element_of_its_own_is_no_name() -> None:
+    body = ('<h1>Ergonomic desk step by step</h1><div class="article-author">'
+            '<span class="author-name">Mateusz Haberny</span>'
+            '<span class="author-position">Founder at Oakywood</span></div>')  # fmt: skip
+    assert md(page(body=body)).authors == ["Mateusz Haberny"]
+
+
+def test_an_unfilled_template_variable_is_no_author() -> None:
+    head = '<meta name="author" content="page.head.extra.author">'
+    body = '<h1>Startup lessons</h1><div class="byline">By <a>Tim Enwall</a></div>'
+    assert md(page(head, body)).authors == ["Tim Enwall"]
+
+
+def test_a_threads_starter_by_the_headline_beats_the_first_user_card() -> None:
+    # The first user card is a pinned moderator's post; the thread's starter is named
+    # under the headline.
+    body = ('<h1>Looking for beginner woodworking projects</h1><div>Thread starter '
+            '<a class="username">sean_g</a> Start date Feb 25, 2024</div>'
+            '<article><section class="message-user"><a>Packard</a> Member</section>'
+            "<p>Pinned: read the rules.</p></article>")  # fmt: skip
+    assert md(page(body=body)).authors == ["sean_g"]
 
 
 def test_a_link_previews_written_by_label_names_the_author() -> None:

@@ -222,7 +222,11 @@ def _byline_at(node: LexborNode) -> tuple[list[str], bool]:
         return [], True
     author, whole = _read_byline(node)
     if not author:
-        return [], True
+        # A microdata author with no text: its name in a <meta itemprop="name">
+        # (forum software marks each post's author so).
+        named = itemprop(node, "name") if "itemscope" in node.attributes else None
+        name = _clean_author(named.attributes.get("content")) if named is not None else None
+        return ([name], True) if name else ([], True)
     if not whole:
         # The name an author box opens with; its inner parts are its bio.
         return [author], False
@@ -305,7 +309,13 @@ def _pick_authors(
         return declared
     # An author that is the site itself, or none: a byline naming people beats it (a
     # personal blog's byline is its site's name: that stands where nothing else does).
-    people = _names_of(_dom_byline(tree), site_keys) or _headline_byline(headline, site_keys)
+    # A thread's starter named by the headline is its first post's poster, which the
+    # first user card need not be (a pinned or a moderator's post, a later page).
+    people = (
+        _headline_byline(headline, site_keys, _STARTER_RE)
+        or _names_of(_dom_byline(tree), site_keys)
+        or _headline_byline(headline, site_keys)
+    )
     # People have a first and a last name; a byline of single words ("red,
     # Agenturen", "sid, dpa") credits desks and agencies, no better than the outlet.
     # And the byline that only adds a label to the declared outlet ("Help Net Security
@@ -351,6 +361,8 @@ def _is_site(name: str, site_keys: list[str]) -> bool:
 def _names_of(values: Iterable[str], site_keys: list[str]) -> list[str]:
     names: list[str] = []
     for value in values:
+        if names and _is_role(value) and not _name_like(value, single=False):
+            continue  # a byline's position in an element of its own: "Founder at Oakywood"
         for name in _names(value, site_keys):
             if name.casefold() not in {n.casefold() for n in names}:
                 names.append(name)
@@ -402,6 +414,15 @@ _MAX_NAME_WORDS = 6
 _QUOTES = "\"'“”„«»‘’"
 
 
+def _is_role(text: str) -> bool:
+    """Whether ``text`` is a role or a position ("Staff Writer", "CEO of CaseBasix")."""
+    return _ROLE_RE.search(text) is not None and len(text.split()) <= 3
+
+
+# An unfilled template variable where a name should be ("page.head.extra.author").
+_PLACEHOLDER_RE = re.compile(r"^\w+(?:\.\w+)*\.(?:author|authors|name|byline)$|\{\{|\}\}|^\$\{")
+
+
 def _names(value: str | None, site_keys: list[str]) -> list[str]:
     """The names in one author string: label, dates, counts, roles, credentials and
     an outlet after the names left out; several names as several items."""
@@ -418,7 +439,7 @@ def _names(value: str | None, site_keys: list[str]) -> list[str]:
     separators = ["", *(m[0] for m in _SPLIT_RE.finditer(text))]
     for part, separator in zip(pieces, separators, strict=True):
         name = _LABEL_RE.sub("", part.strip(" :-–—" + _QUOTES)).strip(" " + _QUOTES)
-        role = bool(names) and _ROLE_RE.search(name) is not None and len(name.split()) <= 3
+        role = bool(names) and _is_role(name)
         if (
             not name
             or name.casefold() in _NOT_NAMES
@@ -427,6 +448,7 @@ def _names(value: str | None, site_keys: list[str]) -> list[str]:
             or len(name.split()) > _MAX_NAME_WORDS
             or not any(c.isalpha() for c in name)
             or _looks_like_url(name)
+            or _PLACEHOLDER_RE.search(name)
             or (names and _is_site(name, site_keys))
         ):
             continue
@@ -450,22 +472,33 @@ _NO_TEXT_IDS = frozenset(
 _BYLINE_LINE_CHARS = 80
 
 
-def _headline_byline(headline: LexborNode | None, site_keys: list[str]) -> list[str]:
-    """The people a "By …" line under the headline names, if there is one."""
+# A forum thread's label for the poster of its first post ("Thread starter sean_g").
+_STARTER_RE = re.compile(
+    r"^(?:thread\s+starter|topic\s+starter|started\s+by|original\s+poster)\b\s*:?\s*(.*)$",
+    re.IGNORECASE,
+)
+
+
+def _headline_byline(
+    headline: LexborNode | None, site_keys: list[str], label: re.Pattern[str] = _PRINTED_BY_RE
+) -> list[str]:
+    """The people a "By …" line under the headline names (``label``: the line's label
+    and the names after it), if there is one."""
     if headline is None:
         return []
     parts = texts_after(
         headline, _BYLINE_READ_CHARS, _BYLINE_STEPS, _NO_TEXT_IDS, _BYLINE_LINE_CHARS
     )
-    parts = [part.strip() for part in parts if part and part.strip()]
+    parts = [" ".join(part.split()) for part in parts if part and part.strip()]
     for i, part in enumerate(parts):
-        match = _PRINTED_BY_RE.match(part)
+        match = label.match(part)
         if match is None:
             continue
         text = match[1] or (parts[i + 1] if i + 1 < len(parts) else "")
         names = _names(text, site_keys)
-        # Names are a few capitalised words: "by the river" is prose.
-        if names and all(_looks_like_name(name) for name in names):
+        # Names are a few capitalised words: "by the river" is prose; a thread's
+        # starter is a user name, as written.
+        if names and (label is _STARTER_RE or all(_looks_like_name(n) for n in names)):
             return names
         return []
     return []

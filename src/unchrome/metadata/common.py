@@ -14,6 +14,7 @@ from unchrome.urls import resolve
 
 _WS_RE = re.compile(r"\s+")
 _SPLIT_MAX = 10_000  # characters; see _clean
+_ENTITY_ROUNDS = 2  # see _clean
 # Only terminated entities: html.unescape alone also expands legacy forms without ";"
 # ("AT&T&notes" would become "AT&T¬es").
 _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,10}|#[xX][0-9a-fA-F]{1,8}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -24,9 +25,16 @@ def _clean(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
     # The parser has already decoded one level of entities; sites that double-escape
-    # (``&amp;#39;``) still leave entities behind, so decode once more.
-    if "&" in value:
-        value = _ENTITY_RE.sub(lambda m: html.unescape(m[0]), value)
+    # (``&amp;#39;``) still leave entities behind, so decode once more, and once more
+    # again where that leaves one: JSON-LD is no HTML the parser decodes, and a CMS
+    # escaped twice into it ("And finally&amp;#8230; trouble brewing").
+    for _ in range(_ENTITY_ROUNDS):
+        if "&" not in value:
+            break
+        decoded = _ENTITY_RE.sub(lambda m: html.unescape(m[0]), value)
+        if decoded == value:
+            break
+        value = decoded
     # Collapse whitespace runs to one space and strip. For the short strings that make
     # up nearly all calls (meta contents, titles), split() gives the same result 5x
     # faster (re's \s is str.isspace); a long text (a hostile 4 MB <h1>) keeps the regex,

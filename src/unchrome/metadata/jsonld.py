@@ -116,6 +116,13 @@ class _LD:
         self.article = next(
             (o for o in objects if any(t in ARTICLE_TYPES for t in ld_types(o))), None
         ) or next((o for o in objects if any(t in _SECONDARY_TYPES for t in ld_types(o))), None)
+        # A QAPage is a wrapper: its question (mainEntity) is the post, with the
+        # asker as its author and its dates.
+        if self.article is not None and "qapage" in ld_types(self.article):
+            main = self.deref(self.article.get("mainEntity"))
+            main = main[0] if isinstance(main, list) and main else main
+            if isinstance(main, dict):
+                self.article = main
 
     def deref(self, value: Any) -> Any:
         """Follow ``{"@id": ...}`` stubs (Yoast-style graphs) to the full node."""

@@ -110,7 +110,8 @@ def _extract(tree: LexborHTMLParser, url: str | None, elements: list[LexborNode]
     page_url = url or resolve.base or None
     site_keys = _site_keys(site_name, page_url)
     h2_nodes = by_tag.get("h2", [])[:_H2_READ]
-    title = _pick_title(metas, ld, doc_title, h1s, site_keys, h2_nodes)
+    named_h1s = [node for node, text in zip(h1_nodes, h1_texts, strict=True) if text]
+    title = _pick_title(metas, ld, doc_title, h1s, site_keys, h2_nodes, named_h1s)
     language = _pick_language(tree, metas)
     headline = _headline(h1_nodes, h1_texts, h2_nodes, title)
     date, date_modified = _pick_dates(
