@@ -401,6 +401,26 @@ def test_the_collector_waits_for_the_extraction_and_is_restored_after() -> None:
         gc.enable()
 
 
+def test_an_extraction_leaves_no_document_behind_once_its_result_is_dropped() -> None:
+    # The blocks and node handles of an extraction are not tracked by the cyclic
+    # collector (they hold no cycle): nothing of a page, its parsed document above all,
+    # may outlive its Result, Markdown rendered or not.
+    html = page(f"<article><h1>Title here</h1>{story_html()}</article>")
+
+    def documents() -> int:
+        gc.collect()
+        return sum(isinstance(o, LexborHTMLParser) for o in gc.get_objects())
+
+    before = documents()
+    for render in (False, True, True):
+        result = unchrome.extract(html)
+        assert documents() > before  # the Result keeps its page for the Markdown
+        if render:
+            assert STORY[0] in result.markdown
+        del result
+    assert documents() == before
+
+
 @pytest.mark.parametrize(
     "scorer",
     [object(), "score", type("OnlyScore", (), {"score": lambda self, n: 1.0})()],

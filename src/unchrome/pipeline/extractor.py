@@ -131,14 +131,16 @@ def _collector_paused() -> Iterator[None]:
 
     It runs whenever allocations outnumber deallocations by 700, and every few runs
     walks every object that survived the ones before. A page's extraction makes
-    objects that last until it ends (a block and a node handle for each paragraph and
-    text node: about 100,000 on the 4 MiB page of bench --profile) and holds no cycle
-    among them, so the collector walked a growing heap for nothing: that page took
-    103 ms (median of 12 runs), 86 ms with the collector paused; ordinary pages gain
-    nothing measurable. What the extraction leaves cyclic is collected at the next run
-    after it. The pause is the process's: an extraction in another thread meanwhile
-    sees the collector paused, and the one that paused it resumes it; a caller that
-    had paused it finds it paused after.
+    objects that last until it ends and holds no cycle among them, so on a large page
+    the collector walked a growing heap for nothing: on the 4 MiB page of bench
+    --profile, segment took 46 ms with it running and 27 with it paused. The largest
+    kinds (the blocks and the node handles) are not tracked at all (_dom._wrap); what
+    is left is walked once, after. Measured on that page after every WCXB page (as bench
+    --profile runs it), total ms: 114-119 paused alone, 108 with only the untracked
+    objects, 90-95 with both. Ordinary pages gain nothing measurable. The pause is
+    the process's: an extraction in another thread meanwhile sees the collector
+    paused, and the one that paused it resumes it; a caller that had paused it finds
+    it paused after.
     """
     if not gc.isenabled():
         yield
