@@ -390,7 +390,8 @@ class _Writer:
         )
         self.visual += tag in _VISUAL
         self.blank += tag in MEDIA_WITH_FALLBACK
-        self._collect(tag, node, attrs)
+        if tag in _MEDIA_TAGS:
+            self._collect(tag, node, attrs)
         if tag in HEADINGS and written:
             card = next((frame.link for frame in reversed(stack) if frame.link), None)
             if card is not None:
@@ -527,6 +528,10 @@ class _Writer:
         print the link around it with its address as text)."""
         present = _WRITTEN_ATTRIBUTES.read(node)
         tag = node.tag or ""
+        if not present and tag != "img":
+            # Most elements keep no attribute (an image without one is left out below).
+            self.out.append(f"<{written}>")
+            return {}
         if tag in ("img", "source"):
             src = present.get("src") or ""
             if not src or src.startswith("data:"):
@@ -572,7 +577,8 @@ class _Writer:
         self.out.append(f"<pre>{opening}{escape(code, quote=False)}</code></pre>")
 
     def _collect(self, tag: str, node: LexborNode, attrs: dict[str, str | None]) -> None:
-        _collect(tag, node, attrs, self.media, self.seen_media)
+        if tag in _MEDIA_TAGS:  # most elements are none: no call for them
+            _collect(tag, node, attrs, self.media, self.seen_media)
 
 
 def _unsafe_url(value: str) -> bool:
@@ -598,6 +604,10 @@ def _code_language(pre: LexborNode) -> str | None:
         if match:
             return match.group(1).lower()
     return None
+
+
+# The elements _collect reads: pictures, links, players and their sources, embeds.
+_MEDIA_TAGS = frozenset({"img", "a", "video", "audio", "source", "iframe"})
 
 
 def _collect(
