@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +161,8 @@ def test_healthz_and_openapi_need_no_key(service: str) -> None:
     assert httpx.get(service + "/healthz").json() == {"status": "ok"}
     schema = httpx.get(service + "/openapi.json").json()
     assert {"/v1/read", "/v1/extract", "/r/{target}", "/healthz"} <= set(schema["paths"])
+    # The version the command line prints, the installed distribution's too.
+    assert schema["info"]["version"] == unchrome.__version__ == version("unchrome")
 
 
 def test_read_returns_article_json(service: str, upstream: LocalServer) -> None:

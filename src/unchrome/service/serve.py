@@ -43,6 +43,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Res
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+import unchrome
 from unchrome import inputs
 from unchrome.config import Config
 from unchrome.errors import (
@@ -123,12 +124,7 @@ EngineHeader = Annotated[
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("unchrome")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        return "0+unknown"
+    return unchrome.__version__
 
 
 def create_app(settings: ServiceSettings | None = None) -> FastAPI:
