@@ -388,9 +388,13 @@ def segment(
             return
         if kind in LENGTH_FILTERED_SET and len(text) < SHORT_PARAGRAPH_CHARS:
             block_flags |= FLAG_SHORT
-        block = Block(kind, text, owner, chars, near, far, block_flags, tuple(path), sources)
-        # Not tracked either (see _wrap): a block holds text, numbers and nodes.
+        block_path = tuple(path)
+        block = Block(kind, text, owner, chars, near, far, block_flags, block_path, sources)
+        # Not tracked either (see _wrap): a block holds text, numbers and nodes, and so
+        # do its two tuples.
         PyObject_GC_UnTrack(block)
+        PyObject_GC_UnTrack(block_path)
+        PyObject_GC_UnTrack(sources)
         blocks.append(block)
 
     def open_element(LexborNode opened, tag, parent):
