@@ -137,10 +137,10 @@ def _collector_paused() -> Iterator[None]:
     kinds (the blocks and the node handles) are not tracked at all (_dom._wrap); what
     is left is walked once, after. Measured on that page after every WCXB page (as bench
     --profile runs it), total ms: 114-119 paused alone, 108 with only the untracked
-    objects, 90-95 with both (86.5-90 with the blocks' tuples untracked too). Ordinary pages gain nothing measurable. The pause is
-    the process's: an extraction in another thread meanwhile sees the collector
-    paused, and the one that paused it resumes it; a caller that had paused it finds
-    it paused after.
+    objects, 90-95 with both (86.5-90 with the blocks' tuples untracked too). Ordinary
+    pages gain nothing measurable. The pause is the process's: an extraction in
+    another thread meanwhile sees the collector paused, and the one that paused it
+    resumes it; a caller that had paused it finds it paused after.
     """
     if not gc.isenabled():
         yield
