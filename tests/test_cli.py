@@ -186,3 +186,19 @@ def test_python_dash_m_works_offline(article: Path) -> None:
     helped = subprocess.run([sys.executable, "-m", "unchrome", "serve", "--help"], env=env,
                             capture_output=True, timeout=60)  # fmt: skip
     assert helped.returncode == 0 and b"--port" in helped.stdout
+
+
+def test_the_command_line_runs_numpys_blas_on_one_thread_unless_told_otherwise(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # unchrome does no linear algebra; OpenBLAS's spinning threads only competed with
+    # the extraction. A caller's own setting stands.
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "4"
+    assert capsys.readouterr().out.startswith("unchrome ")

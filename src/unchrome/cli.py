@@ -319,7 +319,16 @@ def _serve_parser() -> argparse.ArgumentParser:
     return p
 
 
+# numpy's OpenBLAS starts a thread per core at import and keeps them spinning a while,
+# though unchrome does no linear algebra: on a 2-core machine they competed with the
+# extraction (1.9% of a run's samples in perf) and cost a page through the command line
+# 10-30 ms. The command line's processes (and the batch workers they start) run it on
+# one thread unless the caller chose otherwise; the library leaves the environment alone.
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "1")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    os.environ.setdefault(*BLAS_THREADS)
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         if args and args[0] == "serve":
