@@ -688,7 +688,7 @@ def swallowed_by_noscript(LexborNode root) -> bool:
                 if (
                     inner.type == LXB_DOM_NODE_TYPE_ELEMENT
                     and inner.local_name in RAW_TEXT_TAG_IDS
-                    and "</noscript" in _words_raw(inner)
+                    and "</noscript" in "".join(_texts_under(inner))
                 ):
                     return True
                 inner = _next_in_order(inner, node)
@@ -705,15 +705,16 @@ def swallowed_by_noscript(LexborNode root) -> bool:
     return False
 
 
-cdef str _words_raw(uc_node_t *node):
-    """The text under ``node`` as ``node.text()`` reads it: its text nodes joined."""
+cdef list _texts_under(uc_node_t *node):
+    """The text nodes' texts under ``node``, in document order (what ``node.text()``
+    joins)."""
     cdef uc_node_t *current = _next_in_order(node, node) if node.first_child != NULL else NULL
     cdef list parts = []
     while current != NULL:
         if current.local_name == TEXT_TAG:
             parts.append(_text(current))
         current = _next_in_order(current, node)
-    return "".join(parts)
+    return parts
 
 
 # ---------------------------------------------------------------------------- tables
@@ -792,31 +793,17 @@ cdef str _words(uc_node_t *node):
     """The text under ``node``, each text node's words parted from the next's, its
     whitespace runs made one space and stripped (``" ".join(node.text(deep=True,
     separator=" ").split())``)."""
-    cdef uc_node_t *current = _next_in_order(node, node) if node.first_child != NULL else NULL
-    cdef list parts = []
-    while current != NULL:
-        if current.local_name == TEXT_TAG:
-            parts.append(_text(current))
-        current = _next_in_order(current, node)
-    return " ".join(" ".join(parts).split())
+    return " ".join(" ".join(_texts_under(node)).split())
 
 
 cdef Py_ssize_t _link_chars(uc_node_t *row) except -1:
     """The characters of the links' text in a row: of each <a> under it, its text nodes
     each stripped (a link inside a link counts in both, as it did through selectors)."""
     cdef uc_node_t *node = _next_in_order(row, row) if row.first_child != NULL else NULL
-    cdef uc_node_t *inner
-    cdef uc_chardata_t *chars
     cdef Py_ssize_t total = 0
     while node != NULL:
         if node.local_name == A_TAG and node.type == LXB_DOM_NODE_TYPE_ELEMENT:
-            inner = _next_in_order(node, node) if node.first_child != NULL else NULL
-            while inner != NULL:
-                if inner.local_name == TEXT_TAG:
-                    chars = <uc_chardata_t *> inner
-                    if chars.data.data != NULL:
-                        total += _stripped_length(chars.data.data, chars.data.length)
-                inner = _next_in_order(inner, node)
+            total += _text_chars(node)
         node = _next_in_order(node, row)
     return total
 
@@ -1062,7 +1049,7 @@ cdef bint _contains(uc_attr_t *attr, const char *needle) noexcept:
     first = <unsigned char> needle[0]
     for k in range(attr.value.length - n + 1):
         c = data[k]
-        if (c == first or _lower(c) == first) and _same_lowered(data + k + 1, needle + 1, n - 1):
+        if _lower(c) == first and _same_lowered(data + k + 1, needle + 1, n - 1):
             return True
     return False
 
@@ -1782,7 +1769,11 @@ cdef Py_ssize_t _stripped_length(const unsigned char *data, size_t n) except -1:
 def text_length(LexborNode node):
     """``len(node.text(deep=True, strip=True, skip_empty=True))``: the length of the
     text nodes under ``node``, each stripped."""
-    cdef uc_node_t *start = node.node
+    return _text_chars(node.node)
+
+
+cdef Py_ssize_t _text_chars(uc_node_t *start) except -1:
+    """text_length's count, of the text nodes under ``start`` (itself included)."""
     cdef uc_node_t *current = start
     cdef uc_chardata_t *chars
     cdef Py_ssize_t total = 0
