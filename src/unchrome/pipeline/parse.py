@@ -9,6 +9,8 @@ HTML parser does not. It also parses a 100,000-deep document without recursing.
 from __future__ import annotations
 
 import re
+from functools import cache
+from typing import NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -129,13 +131,28 @@ def _walk_pattern(cap: int) -> re.Pattern[str]:
     )
 
 
-_WALK = _walk_pattern(MAX_ATTRIBUTES)
-# At a tag over the cap: its name and first MAX_ATTRIBUTES attributes, what follows
-# them up to its '>', and the raw text after a raw-text element's start tag.
-_KEPT = re.compile(rf"<(/?)([A-Za-z][^{_WS}/>]*+){_ATTRIBUTES}{{{MAX_ATTRIBUTES}}}+")
-_EXCESS = re.compile(rf"{_ATTRIBUTES}*+")
-# After a raw-text element's capped start tag: its '>' and its raw text.
-_RAW_AFTER = {name: re.compile(_TAG_END + _raw_body(name)) for name in RAW_TEXT_NAMES}
+class _CapPatterns(NamedTuple):
+    walk: re.Pattern[str]
+    kept: re.Pattern[str]
+    excess: re.Pattern[str]
+    raw_after: dict[str, re.Pattern[str]]
+
+
+@cache
+def _cap_patterns() -> _CapPatterns:
+    """The regexes of cap_attributes, compiled when a page first needs them: no real
+    page has a tag over the cap, and the walk's pattern alone took 2.9 ms to compile,
+    paid at import by every run of the command line."""
+    return _CapPatterns(
+        walk=_walk_pattern(MAX_ATTRIBUTES),
+        # At a tag over the cap: its name and first MAX_ATTRIBUTES attributes, what
+        # follows them up to its '>', and the raw text after a raw-text element's
+        # start tag.
+        kept=re.compile(rf"<(/?)([A-Za-z][^{_WS}/>]*+){_ATTRIBUTES}{{{MAX_ATTRIBUTES}}}+"),
+        excess=re.compile(rf"{_ATTRIBUTES}*+"),
+        # After a raw-text element's capped start tag: its '>' and its raw text.
+        raw_after={name: re.compile(_TAG_END + _raw_body(name)) for name in RAW_TEXT_NAMES},
+    )
 
 
 def cap_attributes(text: str) -> str:
@@ -151,24 +168,25 @@ def cap_attributes(text: str) -> str:
     # pages none is): 0.7 ms of regex walk at the mean page, a tenth of that in C.
     if not over_attribute_cap(text, MAX_ATTRIBUTES):
         return text
+    patterns = _cap_patterns()
     end = len(text)
-    stop = _WALK.match(text).end()
+    stop = patterns.walk.match(text).end()
     if stop == end:
         return text
     pieces: list[str] = []
     last = 0
     while stop < end:
-        kept = _KEPT.match(text, stop)
+        kept = patterns.kept.match(text, stop)
         if kept is None:  # the walk stops only at such a tag; never loop on one
             break
         pieces.append(text[last : kept.end()])
-        last = _EXCESS.match(text, kept.end()).end()
+        last = patterns.excess.match(text, kept.end()).end()
         resume = last
-        raw = _RAW_AFTER.get(kept.group(2).lower()) if not kept.group(1) else None
+        raw = patterns.raw_after.get(kept.group(2).lower()) if not kept.group(1) else None
         if raw is not None:
             # Walked as markup, a '<' in its raw text (a script's) would read as a tag.
             resume = raw.match(text, last).end()
-        stop = _WALK.match(text, resume).end()
+        stop = patterns.walk.match(text, resume).end()
     pieces.append(text[last:])
     return "".join(pieces)
 
