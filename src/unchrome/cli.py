@@ -52,7 +52,6 @@ import re
 import sys
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -464,9 +463,18 @@ def _run_all(
             outcomes[index] = exc
         progress.step(isinstance(outcomes[index], Result))
 
-    with ThreadPoolExecutor(max_workers=min(jobs, len(sources))) as pool:
-        for future in as_completed([pool.submit(work, i) for i in range(len(sources))]):
-            future.result()
+    workers = min(jobs, len(sources))
+    if workers <= 1:
+        # One at a time needs no pool; one page through the command line then spares
+        # the import of concurrent.futures (and of logging, which it imports): 4 ms.
+        for index in range(len(sources)):
+            work(index)
+    else:
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for future in as_completed([pool.submit(work, i) for i in range(len(sources))]):
+                future.result()
     progress.close()
     return _report(sources, outcomes, output, config.max_input_bytes)
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
-import shutil
-import subprocess
 
 from unchrome.errors import (
     RenderUnavailable,
@@ -38,6 +36,10 @@ def available() -> bool:
 def find_browser(explicit: str | None = None, playwright_own: str | None = None) -> str:
     """The Chromium to run: ``explicit``, else ``UNCHROME_BROWSER``, else Playwright's own
     installed browser, else the first of :data:`BROWSER_NAMES` on PATH."""
+    # shutil and subprocess are imported where they are used: the command line asks
+    # available() for its default on every run, and they were 3 ms of a page's start.
+    import shutil
+
     named = explicit or os.environ.get("UNCHROME_BROWSER", "").strip()
     if named:
         path = shutil.which(named)
@@ -58,6 +60,9 @@ def netns_prefix() -> list[str] | None:
     """``unshare`` arguments that put a command in an empty network namespace, or None
     where the system refuses (no unshare, or namespaces forbidden, as in many
     containers). Tried once, on a command that does nothing."""
+    import shutil
+    import subprocess
+
     unshare = shutil.which("unshare")
     if unshare is None:
         return None

@@ -3,7 +3,6 @@ redirects, the resolver) and its default."""
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -13,19 +12,29 @@ from typing import TYPE_CHECKING, Any
 from unchrome.errors import (
     InvalidInput,
 )
-from unchrome.net.netguard import (
-    IPNetwork,
-    Resolver,
-)
 
 if TYPE_CHECKING:
     import ssl
+
+    # Types only: the command line builds a FetchConfig for every run, and a page read
+    # from a file needs neither the guard nor its socket and ipaddress modules (3 ms
+    # of its start).
+    from unchrome.net.netguard import IPNetwork, Resolver
 
 MiB = 1024 * 1024
 #: The ports always allowed (FetchConfig.allow_ports adds to them).
 DEFAULT_PORTS = frozenset({80, 443})
 
 _USER_AGENT = "Mozilla/5.0 (compatible; unchrome/0.1; +reader)"
+
+
+def _networks(addresses: tuple[str, ...]) -> tuple[IPNetwork, ...]:
+    """The networks of CIDR strings (ValueError for one that is not)."""
+    if not addresses:
+        return ()
+    import ipaddress  # here: most runs allow no address, and read no URL at all
+
+    return tuple(ipaddress.ip_network(n, strict=False) for n in addresses)
 
 
 @dataclass(frozen=True)
@@ -66,7 +75,7 @@ class FetchConfig:
             raise InvalidInput("FetchConfig.allow_addresses must be a sequence of CIDR strings")
         try:
             addresses = tuple(self.allow_addresses)
-            nets = tuple(ipaddress.ip_network(n, strict=False) for n in addresses)
+            nets = _networks(addresses)
         except (TypeError, ValueError) as exc:
             raise InvalidInput(f"FetchConfig.allow_addresses: {exc}") from None
         object.__setattr__(self, "allow_addresses", addresses)
