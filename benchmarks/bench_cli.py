@@ -32,7 +32,6 @@ from pathlib import Path
 
 from benchmarks.bench import format_table, load_pages, resolve_data_dir
 
-
 # The environment of the timed commands: bytecode may be cached (see above).
 _ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
