@@ -23,6 +23,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections import Counter
+from functools import cache
 
 from unchrome._native._markup import valid_utf8
 
@@ -478,19 +479,26 @@ _LANGUAGE_LETTERS = (
     "āčēģīķļņšūž",  # Latvian
     "ąčęėįšųūž",  # Lithuanian
 )
-# What each candidate makes of the bytes 0x80..0xFF, lowercased (one char per byte).
-_LATIN_TABLES = {
-    canon: [c.lower() for c in _HIGH_BYTES.decode(_DECODERS[canon][0], "replace")]
-    for canon in _LATIN_CANDIDATES
-}
+
+
+@cache
+def _latin_tables() -> dict[str, list[str]]:
+    """What each candidate makes of the bytes 0x80..0xFF, lowercased (one char per
+    byte). Built when a page first needs a Latin guess: it loads seven codecs, about
+    1.5 ms that every run of the command line paid at import."""
+    return {
+        canon: [c.lower() for c in _HIGH_BYTES.decode(_DECODERS[canon][0], "replace")]
+        for canon in _LATIN_CANDIDATES
+    }
 
 
 def _best_latin(sample: bytes) -> str:
     """The Latin encoding under which the most non-ASCII bytes spell one language."""
     counts = Counter(sample.translate(None, _ASCII_BYTES))
     best, best_score = _LATIN_CANDIDATES[0], -1
+    tables = _latin_tables()
     for canon in _LATIN_CANDIDATES:
-        table = _LATIN_TABLES[canon]
+        table = tables[canon]
         score = max(
             sum(n for byte, n in counts.items() if table[byte - 0x80] in letters)
             for letters in _LANGUAGE_LETTERS
