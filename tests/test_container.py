@@ -3,14 +3,23 @@ page was cut into, and how the story decision reads it."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 import unchrome
 from pages import STORY, page, story_html
+from unchrome._native._blocks import paragraph_points
 from unchrome.model.policy import CONTAINER_SURE_P, within_container
-from unchrome.pipeline.container import Container, read_container
+from unchrome.pipeline.container import (
+    MIN_PARAGRAPH_CHARS,
+    PARAGRAPH_KINDS,
+    TAG_SCORE,
+    Container,
+    read_container,
+)
 from unchrome.pipeline.extractor import Trace
-from unchrome.pipeline.segmentation import Block
+from unchrome.pipeline.segmentation import Block, Segmentation
 
 
 def container_of(html: str) -> tuple[Container, list[str]]:
@@ -159,3 +168,53 @@ def test_a_container_the_model_does_not_agree_with_changes_nothing() -> None:
     keep = [True, True, False]
     inside = [False, False, True]
     assert _decide(page_blocks, keep, [0.9, 0.9, 0.2], inside) == keep
+
+
+def _points_in_python(seg: Segmentation) -> tuple[list[float], list[bool]]:
+    """Readability's points as the Python loop before paragraph_points summed them."""
+    commas = re.compile("[,\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001]")
+    points_of = [0.0] * len(seg.parents)
+    reached = [False] * len(seg.parents)
+    for block in seg.blocks:
+        if block.kind not in PARAGRAPH_KINDS or len(block.text) < MIN_PARAGRAPH_CHARS:
+            continue
+        points = 1.0 + len(commas.findall(block.text)) + min(len(block.text) // 100, 3)
+        ancestor = seg.parents[block.owner]
+        for divider in (1.0, 2.0, 6.0, 9.0, 12.0):
+            if ancestor < 0:
+                break
+            points_of[ancestor] += points / divider
+            reached[ancestor] = True
+            ancestor = seg.parents[ancestor]
+    for element, tag in enumerate(seg.tags):
+        if reached[element]:
+            points_of[element] += TAG_SCORE.get(tag, 0.0)
+    return points_of, reached
+
+
+def test_compiled_paragraph_points_equal_the_python_sums_in_every_script() -> None:
+    paragraphs = [
+        "A sentence, with two commas, in English prose that runs on for a while.",
+        "Un texte arabe، مع فاصلة عربية، وأخرى في النص الذي يطول قليلا هنا.",
+        "中文的句子，有全角逗号，还有顿号、以及更多的文字内容在这里继续下去。" * 3,
+        "日本語の文、読点が入り、長く続く文章がここにあります。" * 2,
+        "Short, one.",  # under the minimum: scores nothing
+        "x" * 450 + ", and more",  # three hundreds at most
+    ]
+    body = "".join(
+        f"<div class='c{i}'><section><p>{t}</p></section></div>" for i, t in enumerate(paragraphs)
+    )
+    trace = Trace()
+    unchrome.Extractor().extract(
+        page(f"<main><article>{body}<td>{paragraphs[0]}</td></article></main>"), trace=trace
+    )
+    seg = trace.seg
+    assert seg is not None
+    scores, reached = paragraph_points(
+        seg.blocks, seg.parents, seg.tags, PARAGRAPH_KINDS, MIN_PARAGRAPH_CHARS,
+        (1.0, 2.0, 6.0, 9.0, 12.0), TAG_SCORE,
+    )  # fmt: skip
+    expected, expected_reached = _points_in_python(seg)
+    assert scores.tolist() == expected
+    assert reached.tolist() == expected_reached
+    assert sum(expected_reached) >= 5

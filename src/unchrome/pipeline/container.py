@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from unchrome._native._blocks import paragraph_points
 from unchrome._native._select import blocks_inside, root_owners
 from unchrome.pipeline.score import Aggregate
 from unchrome.pipeline.segmentation import Block, Segmentation
@@ -33,13 +34,12 @@ PARAGRAPH_KINDS = frozenset(
 )
 # How far up a paragraph's points go (Readability.js: five ancestors), and what each
 # level gets of them: all, half, then a third per level.
-ANCESTOR_LEVELS = 5
 _LEVEL_DIVIDERS = (1.0, 2.0, 6.0, 9.0, 12.0)
 # Readability skips paragraphs shorter than this (characters).
 MIN_PARAGRAPH_CHARS = 25
-# Readability.js's commas: Latin, Arabic, the small and vertical forms, the CJK
-# full-width comma and the ideographic one (Chinese and Japanese prose).
-_COMMAS = re.compile("[,\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001]")
+# A paragraph's commas are Readability.js's: Latin, Arabic, the small and vertical
+# forms, the CJK full-width comma and the ideographic one (Chinese and Japanese prose);
+# see _blocks.paragraph_points.
 # A candidate's score before its paragraphs' (readability-lxml's score_node).
 TAG_SCORE = {
     "div": 5.0,
@@ -102,35 +102,21 @@ def read_container(seg: Segmentation, agg: Aggregate) -> Container:
     nothing = Container(-1, [], np.zeros(len(blocks), dtype=bool))
     if not blocks or not n_elements:
         return nothing
-    # Python lists in the loop (a numpy scalar update costs ten times a list's), arrays
-    # after it.
-    points_of = [0.0] * n_elements
-    reached = [False] * n_elements
-    for block in blocks:
-        if block.kind not in PARAGRAPH_KINDS:
-            continue
-        text = block.text
-        if len(text) < MIN_PARAGRAPH_CHARS:
-            continue
-        # An ASCII text's only comma is ","; counting it is ten times the regex's speed.
-        commas = text.count(",") if text.isascii() else len(_COMMAS.findall(text))
-        points = 1.0 + commas + min(len(text) // 100, 3)
-        # Readability.js: the parent gets the points, the grandparent half, each
-        # ancestor further up (to the fifth) a third of them per level.
-        ancestor = parents[block.owner]
-        for level in range(ANCESTOR_LEVELS):
-            if ancestor < 0:
-                break
-            points_of[ancestor] += points / _LEVEL_DIVIDERS[level]
-            reached[ancestor] = True
-            ancestor = parents[ancestor]
-    scores = np.array(points_of)
-    scored = np.array(reached, dtype=bool)
+    # Readability.js: a paragraph's parent gets its points, the grandparent half, each
+    # ancestor further up (to the fifth) a third of them per level; then each element
+    # scored gets its tag's score (_blocks.paragraph_points).
+    scores, scored = paragraph_points(
+        blocks,
+        parents,
+        tags,
+        PARAGRAPH_KINDS,
+        MIN_PARAGRAPH_CHARS,
+        _LEVEL_DIVIDERS,
+        TAG_SCORE,
+    )
     candidates = np.flatnonzero(scored)
     if not len(candidates):
         return nothing
-    for element in candidates.tolist():
-        scores[element] += TAG_SCORE.get(tags[element], 0.0)
     link_share = np.minimum(agg.a_chars / np.maximum(agg.chars, 1.0), 1.0)
     # The class/id weight moves a score by at most NAME_WEIGHT: it is read (from the
     # element's attributes, the costly part) only for the candidates it could lift to
