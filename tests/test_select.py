@@ -435,3 +435,11 @@ def test_the_story_does_not_end_with_its_post_body_when_comments_are_wanted() ->
     html = _post_in_a_named_body("entry-content")
     kept = unchrome.extract(html, config=unchrome.Config(include_comments=True))
     assert "Reader note 2" in kept.text
+
+
+def test_children_are_the_elements_under_a_parent_in_id_order() -> None:
+    parents = [-1, 0, 0, 1, 2, 1, 0, 6, 6, 1]
+    for parent in range(-1, len(parents)):
+        expected = [e for e, p in enumerate(parents) if p == parent]
+        assert _select.children(parents, parent) == expected
+    assert _select.children(parents, 1) == [3, 5, 9]

@@ -146,3 +146,15 @@ def innermost(list tags, tuple path, frozenset names) -> int:
         if tags[element] in names:
             return element
     return -1
+
+
+def children(list parents, Py_ssize_t parent):
+    """The elements whose parent is ``parent``, in id order: a winner's or a top
+    candidate's siblings. ``np.flatnonzero(np.asarray(parents) == parent)`` made an
+    array of the whole list first, 0.02 ms at the mean news page."""
+    cdef Py_ssize_t n = len(parents), element
+    cdef list found = []
+    for element in range(n):
+        if <Py_ssize_t> parents[element] == parent:
+            found.append(element)
+    return found

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from unchrome._native._blocks import paragraph_points
-from unchrome._native._select import blocks_inside, root_owners
+from unchrome._native._select import blocks_inside, children, root_owners
 from unchrome.pipeline.score import Aggregate
 from unchrome.pipeline.segmentation import Block, Segmentation
 
@@ -145,7 +145,7 @@ def read_container(seg: Segmentation, agg: Aggregate) -> Container:
     own_text_cache: dict[int, str] = {}
     if parent >= 0:
         threshold = max(SIBLING_MIN_SCORE, SIBLING_SHARE * final_of(top))
-        for sibling in np.flatnonzero(np.asarray(parents) == parent).tolist():
+        for sibling in children(parents, parent):
             if sibling != top and (
                 (scored[sibling] and final_of(sibling) >= threshold)
                 or (

@@ -20,6 +20,7 @@ from unchrome._native._blocktext import prose_chars
 from unchrome._native._select import (
     blocks_inside,
     candidates,
+    children,
     innermost,
     noise_elements,
     root_owners,
@@ -141,8 +142,8 @@ def select_blocks(
             roots = [winner]
         else:
             threshold = max(SIBLING_RATIO * scores[winner], SIBLING_MIN_SCORE)
-            siblings = np.flatnonzero((np.asarray(parents) == parent) & (scores >= threshold))
-            roots = sorted({winner, *siblings.tolist()})
+            siblings = [e for e in children(parents, parent) if scores[e] >= threshold]
+            roots = sorted({winner, *siblings})
     root_set = set(roots)
     root_of = root_owners(parents, root_set)
     doomed = (
