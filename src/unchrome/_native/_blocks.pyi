@@ -5,7 +5,6 @@ from unchrome.pipeline.segment import Block
 def element_sums(
     blocks: list[Block], elements: int, card_flag: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
-
 def paragraph_points(
     blocks: list[Block],
     parents: list[int],
