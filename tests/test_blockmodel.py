@@ -790,13 +790,49 @@ def test_pages_past_the_block_cap_keep_the_selection_without_running_the_model(m
 
 
 def test_vocabulary_splits_ascii_names_as_the_regex_does():
-    # Vocabulary.names splits ASCII class/id strings on bytes; every ASCII character
-    # must separate tokens (or not) as segmentation._NAME_SPLIT does.
+    # Vocabulary.names splits ASCII class/id strings in compiled code; every ASCII
+    # character must separate tokens (or not) as segmentation._NAME_SPLIT does.
+    bits = {"ab": 1, "cd": 2, "e": 4, "abx": 8, "xcd": 16, "ex": 32}
     for code in range(128):
-        names = f"Ab{chr(code)}cD e{chr(code)}"
-        expected = [t for t in segmentation._NAME_SPLIT.split(names.lower()) if t]
-        got = names.encode("ascii").translate(segmentation._ASCII_NAME_TABLE).split()
-        assert [t.decode("ascii") for t in got] == expected, repr(chr(code))
+        names = f"Ab{chr(code)}cD e{chr(code)}".lower()
+        expected = [t for t in segmentation._NAME_SPLIT.split(names) if t]
+        seen: list[str] = []
+
+        def new_token(token: str, seen: list[str] = seen) -> int:
+            seen.append(token)
+            return 0
+
+        mask = _blocktext.name_token_bits(names, {}, new_token)
+        assert seen == expected, repr(chr(code))
+        assert mask == 0
+        want = 0
+        for token in expected:
+            want |= bits.get(token, 0)
+        assert _blocktext.name_token_bits(names, bits, lambda t: 0) == want, repr(chr(code))
+
+
+def test_vocabulary_verdicts_of_ascii_names_match_the_case_blind_patterns():
+    # The ASCII path reads chrome and body in one search; any names it reads must get
+    # the verdict the general (re.I) path gives them.
+    vocab = segmentation.Vocabulary(["nav", "content"], ["comment"], ["div"])
+    cases = [
+        "entry-content", "post-body related-posts", "related-posts post-body", "sidebar",
+        "site-sidebar", "Sidebar main", "ENTRY-CONTENT", "nav entry-content",
+        "entry-content nav", "story__text", "post_entry", "tags-list entry-content",
+        "content", "x entry--text", "breadcrumbs", "menu-item-12", "a_b-c d",
+    ]  # fmt: skip
+    for names in cases:
+        lowered = names.lower()
+        named = segmentation.NAMED_NOTHING
+        if segmentation.CHROME_NAMES.search(lowered):
+            named = (
+                segmentation.NAMED_SIDEBAR
+                if segmentation.SIDEBAR_NAME.search(lowered)
+                else segmentation.NAMED_CHROME
+            )
+        elif segmentation.BODY_NAME.search(lowered):
+            named = segmentation.NAMED_BODY
+        assert vocab.names(names)[1] == named, names
 
 
 def test_an_extractor_given_a_block_model_uses_it_instead_of_the_packaged_one():

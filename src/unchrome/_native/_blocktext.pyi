@@ -1,3 +1,5 @@
+from collections.abc import Callable
+
 import numpy as np
 
 from unchrome.pipeline.segment import Block
@@ -34,3 +36,6 @@ def mask_bits(
     out: np.ndarray,
 ) -> None: ...
 def word_count(text: str) -> tuple[int, int]: ...
+def name_token_bits(
+    lowered: str, tokens: dict[str, int], token_bits: Callable[[str], int]
+) -> int: ...

@@ -28,7 +28,13 @@ from unchrome._native._dom import (
     text_length,
 )
 from unchrome.pipeline.parse import LexborHTMLParser, LexborNode
-from unchrome.rules.names import COMMENT_WORDS, CONSENT_WORDS, LAYOUT_WORDS, NOISE_WORDS
+from unchrome.rules.names import (
+    COMMENT_WORDS,
+    CONSENT_WORDS,
+    LAYOUT_WORDS,
+    NOISE_WORDS,
+    by_first_letter,
+)
 from unchrome.rules.tags import HEADINGS, NEVER_CONTENT
 
 # The lexbor tag ids of rules.tags.NEVER_CONTENT: static for the tags lexbor knows,
@@ -79,37 +85,6 @@ _COMMENTS_ASCII = _ascii_token_re(COMMENT_WORDS)
 _CONTENT_WORDS_ASCII = _ascii_token_re(LAYOUT_WORDS, "a-z")
 
 
-def _alternatives(words: str) -> list[str]:
-    """The top-level alternatives of an alternation (the word lists above have no "|"
-    in a character class and no escaped parenthesis)."""
-    found: list[str] = []
-    depth = start = 0
-    for i, char in enumerate(words):
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "|" and not depth:
-            found.append(words[start:i])
-            start = i + 1
-    found.append(words[start:])
-    return found
-
-
-def _by_first_letter(words: str) -> str:
-    r"""The same alternation with its alternatives grouped under their first letter
-    ("ads?|advert\w*" -> "a(?:ds?|dvert\w*)"). sre tries the alternatives one by one
-    at every separator; grouped, a letter that does not match skips its whole group."""
-    groups: dict[str, list[str]] = {}
-    others: list[str] = []
-    for alternative in _alternatives(words):
-        if alternative[0].isalpha() and alternative[1:2] not in ("?", "*", "+", "{"):
-            groups.setdefault(alternative[0], []).append(alternative[1:])
-        else:
-            others.append(alternative)
-    return "|".join([f"{c}(?:{'|'.join(rest)})" for c, rest in groups.items()] + others)
-
-
 # Any of the three, the one search most class strings (92% of the distinct ones on the
 # WCXB dev pages) need: 1.6 µs instead of 2.9 µs with the plain alternation. Besides the
 # grouping, "\w*signature\w*" is left to a substring test: between separators it matches
@@ -118,7 +93,7 @@ def _by_first_letter(words: str) -> str:
 # tried in full at every separator.
 _SIGNATURE = r"|\w*signature\w*"
 _WIDGET_ASCII = _ascii_token_re(
-    _by_first_letter(f"{CONSENT_WORDS}|{NOISE_WORDS}|{COMMENT_WORDS}".replace(_SIGNATURE, ""))
+    by_first_letter(f"{CONSENT_WORDS}|{NOISE_WORDS}|{COMMENT_WORDS}".replace(_SIGNATURE, ""))
 )
 LAYOUT_WRAPPER_MIN_TEXT = 500
 WIDGET_MAX_PAGE_SHARE = 0.4

@@ -69,7 +69,36 @@ SIDEBAR_NAME = re.compile(r"(?:^|\s)sidebar(?:\s|$)")
 # tokens or ids; 1,254 of the 4,004 suite pages name one). A modifier
 # ("entry--text", one entry of a story split into many) is not one: read as a body, it
 # cut a news page's story in half (-0.30). select.within_story_body reads it.
-BODY_NAME = re.compile(
-    r"(?:^|\s)(?:(?:entry|post|article|story)(?:[-_]?|__)(?:content|body|text)|post[-_]?entry)"
-    r"(?:\s|$)"
-)
+BODY_WORDS = r"(?:entry|post|article|story)(?:[-_]?|__)(?:content|body|text)|post[-_]?entry"
+BODY_NAME = re.compile(rf"(?:^|\s)(?:{BODY_WORDS})(?:\s|$)")
+
+
+def _alternatives(words: str) -> list[str]:
+    """The top-level alternatives of an alternation (the word lists here have no "|"
+    in a character class and no escaped parenthesis)."""
+    found: list[str] = []
+    depth = start = 0
+    for i, char in enumerate(words):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and not depth:
+            found.append(words[start:i])
+            start = i + 1
+    found.append(words[start:])
+    return found
+
+
+def by_first_letter(words: str) -> str:
+    r"""The same alternation with its alternatives grouped under their first letter
+    ("ads?|advert\w*" -> "a(?:ds?|dvert\w*)"). sre tries the alternatives one by one
+    at every separator; grouped, a letter that does not match skips its whole group."""
+    groups: dict[str, list[str]] = {}
+    others: list[str] = []
+    for alternative in _alternatives(words):
+        if alternative[0].isalpha() and alternative[1:2] not in ("?", "*", "+", "{"):
+            groups.setdefault(alternative[0], []).append(alternative[1:])
+        else:
+            others.append(alternative)
+    return "|".join([f"{c}(?:{'|'.join(rest)})" for c, rest in groups.items()] + others)
