@@ -278,6 +278,26 @@ def test_census_leaves_out_the_names_known_to_mark_no_widget() -> None:
     assert [n for n in every if n != "lead intro p1"] == named
 
 
+def test_census_judges_new_names_as_it_meets_them_and_keeps_only_the_widgets() -> None:
+    repeated = "".join(f'<li class="item">{i}</li><li class="a" id="b">ad</li>' for i in range(3))
+    body = LexborHTMLParser(PAGE.replace("</div></body>", f"<ul>{repeated}</ul></div></body>")).body
+    assert body is not None
+    ids = prune._NEVER_CONTENT_IDS
+    every = [names for _, names in _dom.prune_census(body, ids)[5]]
+    assert every.count("item ") == 3 and every.count("a b") == 4
+    asked: list[str] = []
+    verdicts: dict[str, int] = {}
+
+    def judge(names: str) -> int:
+        asked.append(names)
+        verdicts[names] = prune.NOISE if names == "a b" else prune.NOT_NOISE
+        return verdicts[names]
+
+    named = [names for _, names in _dom.prune_census(body, ids, verdicts, judge)[5]]
+    assert named == [n for n in every if n == "a b"]
+    assert sorted(asked) == sorted(set(every))  # each string judged once
+
+
 SIGNALS_BODY = """<html><head><link rel="ALTERNATE" type="x" href="a"><link rel="x alternate" type>
 <link rel="alternate" href="no-type"><meta name="Twitter:Card" content="a">
 <meta name="twitter:card" content="b"><meta property="profile:username" content="c">

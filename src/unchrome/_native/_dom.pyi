@@ -27,7 +27,10 @@ def write_html(root: LexborNode, writer: Any, blank: Callable[[str], bool]) -> s
 def bylines(root: LexborNode, limit: int) -> list[LexborNode]: ...
 def itemprop(root: LexborNode, word: str) -> LexborNode | None: ...
 def prune_census(
-    root: LexborNode, ids: frozenset[int], verdicts: dict[str, int] | None = None
+    root: LexborNode,
+    ids: frozenset[int],
+    verdicts: dict[str, int] | None = None,
+    verdict_of: Callable[[str], int] | None = None,
 ) -> tuple[
     list[LexborNode],
     list[LexborNode],

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 
 from unchrome._native._dom import (
     attached,
@@ -453,7 +453,10 @@ def prune_page(
     if body is None:
         return Pruned(0, frozenset())
     disclosures, never, forms, hidden, roles, named, text_chars, article_bodies = prune_census(
-        body, _NEVER_CONTENT_IDS, _VERDICTS[include_comments]
+        body,
+        _NEVER_CONTENT_IDS,
+        _VERDICTS[include_comments],
+        partial(_names_verdict, include_comments=include_comments),
     )
     removed = 0
     # Read before the buttons go with the never-content elements.
