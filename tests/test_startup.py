@@ -54,9 +54,15 @@ def test_one_local_page_imports_no_http_client_service_or_crawl(tmp_path: Path) 
     for heavy in ("httpx", "httpcore", "fastapi", "warcio", "pyarrow"):
         assert heavy not in loaded, heavy
     assert not any(m.startswith(("unchrome.site", "unchrome.service")) for m in loaded)
-    # One input runs without a pool, a file needs no network guard, and the renderer's
-    # default is read without the browser's process helpers.
-    for unneeded in ("concurrent.futures", "unchrome.net.netguard", "subprocess"):
+    # One input runs without a pool, a file needs no network guard, the renderer's
+    # default is read without the browser's process helpers, and text needs no
+    # Markdown converter.
+    for unneeded in (
+        "concurrent.futures",
+        "unchrome.net.netguard",
+        "subprocess",
+        "html_to_markdown",
+    ):
         assert unneeded not in loaded, unneeded
 
 

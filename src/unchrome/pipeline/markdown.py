@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import re
 
-import html_to_markdown
-
 # The converter writes an image inside any other element as its alt text, words the
 # page shows as a picture and the text rendering never holds ("A plate of pasta with
 # a fork" inside a recipe card's link): images stay images wherever they sit.
@@ -28,6 +26,11 @@ def markdown(
     include_images: bool = True,
     include_links: bool = True,
 ) -> str:
+    # Imported on the first Markdown asked for: a page read as text or HTML (the
+    # command line's --format text, a library caller reading .text) does without the
+    # converter, 25-30 ms of a process's start.
+    import html_to_markdown
+
     options = html_to_markdown.ConversionOptions(
         keep_inline_images_in=_IMAGE_PARENTS,
         # <abbr title="Virtual Private Network">VPN</abbr> is "VPN" on the page; the
