@@ -3,9 +3,9 @@
 A shell loop over files, or a pipeline calling the command once per page, pays the
 interpreter's start and the imports before any page: ``--version`` measures that cost
 alone, one page (the median-sized WCXB dev article, written to a temporary file, its
-Markdown to /dev/null) the cost of one extraction through the command line. Each
-command runs ``--runs`` times, alternating the two tools, and the median wall time is
-kept.
+Markdown to /dev/null, and again as plain text) the cost of one extraction through the
+command line. Each command runs ``--runs`` times, alternating the two tools, and the
+median wall time is kept.
 
 Both tools run as an installed package runs: from cached bytecode. pip writes the
 bytecode of what it installs into site-packages, but an editable install's modules are
@@ -68,6 +68,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         cases = {
             "--version": ([ours, "--version"], [theirs, "--version"] if theirs else None, None),
             "one page": ([ours, str(page)], [theirs, "--markdown"] if theirs else None, page),
+            # Each tool's plain-text output: neither needs its Markdown writer.
+            "one page, text": (
+                [ours, "--format", "text", str(page)],
+                [theirs] if theirs else None,
+                page,
+            ),
         }
         rows = []
         for name, (mine, other, stdin) in cases.items():
