@@ -218,3 +218,24 @@ def test_compiled_paragraph_points_equal_the_python_sums_in_every_script() -> No
     assert scores.tolist() == expected
     assert reached.tolist() == expected_reached
     assert sum(expected_reached) >= 5
+
+
+def test_class_weights_of_ascii_names_match_the_case_blind_patterns() -> None:
+    from unchrome.pipeline import container
+
+    names = [
+        "Article-Body", "SIDEBAR widget", "post-content related", "footer", "x", "   ",
+        "MainContent", "com-box", "entrée commentaire", "Blog Story", "hentry tags",
+    ]  # fmt: skip
+    container._WEIGHTS.clear()
+    seg = Segmentation(class_ids=[*names, None])
+    for element, name in enumerate(names):
+        expected = 0.0
+        if name.strip():
+            if container._NEGATIVE_NAMES.search(name):
+                expected -= container.NAME_WEIGHT
+            if container._POSITIVE_NAMES.search(name):
+                expected += container.NAME_WEIGHT
+        assert container._name_weight(seg, element) == expected, name
+    assert container._name_weight(seg, len(names)) == 0.0
+    assert "Article-Body" in container._WEIGHTS  # cached under the names as read

@@ -26,6 +26,7 @@ from unchrome._native._blocks import paragraph_points
 from unchrome._native._select import blocks_inside, children, root_owners
 from unchrome.pipeline.score import Aggregate
 from unchrome.pipeline.segmentation import Block, Segmentation
+from unchrome.rules.names import by_first_letter
 
 # The blocks Readability scores as paragraphs, by the tag that holds their text.
 PARAGRAPH_KINDS = frozenset(
@@ -73,6 +74,11 @@ _NEGATIVE_NAMES = re.compile(
 _POSITIVE_NAMES = re.compile(
     r"article|body|content|entry|hentry|main|page|pagination|post|text|blog|story", re.I
 )
+# The same tests for lowercased ASCII names: no re.I, the words grouped by their first
+# letter (rules.names.by_first_letter). A new "class id" string took 7.6 us, now 1.1 us,
+# with the same weights on all 1,918 the news set's pages meet.
+_NEGATIVE_ASCII = re.compile(by_first_letter(_NEGATIVE_NAMES.pattern))
+_POSITIVE_ASCII = re.compile(by_first_letter(_POSITIVE_NAMES.pattern))
 # Siblings join the top candidate when they score this share of it, and at least
 # SIBLING_MIN_SCORE (readability-lxml's get_article).
 SIBLING_SHARE = 0.2
@@ -195,9 +201,12 @@ def _name_weight(seg: Segmentation, element: int) -> float:
     if weight is None:
         weight = 0.0
         if names.strip():
-            if _NEGATIVE_NAMES.search(names):
+            text, negative, positive = names, _NEGATIVE_NAMES, _POSITIVE_NAMES
+            if names.isascii():
+                text, negative, positive = names.lower(), _NEGATIVE_ASCII, _POSITIVE_ASCII
+            if negative.search(text):
                 weight -= NAME_WEIGHT
-            if _POSITIVE_NAMES.search(names):
+            if positive.search(text):
                 weight += NAME_WEIGHT
         if len(_WEIGHTS) > 1 << 16:
             _WEIGHTS.clear()
