@@ -313,3 +313,18 @@ def test_a_section_heading_is_not_pruned_for_a_widget_word_in_its_id() -> None:
     )
     assert "Leave a Reply" not in text and "Share the story" not in text
     assert len(pruned.comment_sections) == 1
+
+
+def test_names_outside_ascii_get_the_verdicts_of_their_ascii_twins() -> None:
+    # Non-ASCII class strings take the case-blind patterns (compiled on first use); a
+    # widget word beside an accented one is still a widget, in any case.
+    for ascii_names, other in [
+        ("Sidebar-Ad promo", "Sidebar-Ad promo é"),
+        ("cookie-banner", "COOKIE-banner ünter"),
+        ("comments-area", "comments-area 评论"),
+        ("entry-content", "entry-content é"),
+    ]:
+        for comments in (False, True):
+            expected = prune._names_verdict(ascii_names, comments)
+            assert prune._names_verdict(other, comments) == expected, (other, comments)
+    assert prune._names_verdict("COOKIE-banner ünter", False) == prune.ALWAYS_NOISE
