@@ -149,6 +149,85 @@ def test_bylines_are_what_the_selector_list_finds_each_once_up_to_the_limit() ->
     assert _dom.bylines(div, 10)[0].mem_id == div.mem_id
 
 
+def test_page_elements_bylines_are_what_the_selector_list_finds_up_to_the_limit() -> None:
+    # The walk that gathers metadata's elements gathers the bylines too, from one
+    # reading of each class for both: the same elements as the selector list, and as
+    # the walk of bylines() alone.
+    tree = LexborHTMLParser(METADATA_PAGE)
+    assert tree.root is not None
+    expected = _once(tree.css(BYLINE_SELECTOR))
+    assert [node.mem_id for node in _dom.page_elements(tree.root, 100)[3]] == expected
+    assert [node.mem_id for node in _dom.page_elements(tree.root, 3)[3]] == expected[:3]
+    assert len(expected) < _dom.BYLINES_READ
+    assert [node.mem_id for node in _dom.page_elements(tree.root)[3]] == expected
+    # The metadata list is the same whatever the bylines' limit.
+    assert [n.mem_id for n in _dom.page_elements(tree.root, 0)[0]] == [
+        n.mem_id for n in _dom.page_elements(tree.root)[0]
+    ]
+
+
+def test_class_words_are_read_in_any_case_and_at_the_end_of_a_class() -> None:
+    # One scan of the class finds every word: at its end, overlapping another
+    # ("publishedposted"), in capitals, but not cut short ("writtenb", "dat").
+    classes = [
+        "x-DATE", "publishedPosted", "wRiTtEnBy", "writtenb", "dat", "autho", "AUTHOR",
+        "bylin", "by-line", "pdate", "aauthor", "", "date author",
+    ]  # fmt: skip
+    html = "".join(f'<p class="{cls}">{k}</p>' for k, cls in enumerate(classes))
+    tree = LexborHTMLParser(f"<html><body>{html}</body></html>")
+    assert tree.root is not None
+    dated = _once(tree.css('[class*="date" i], [class*="publish" i], [class*="posted" i]'))
+    assert [n.mem_id for n in _dom.page_elements(tree.root)[0]] == dated
+    assert [n.text() for n in _dom.page_elements(tree.root)[0]] == ["0", "1", "9", "12"]
+    named = _once(tree.css(BYLINE_SELECTOR))
+    assert [n.mem_id for n in _dom.page_elements(tree.root)[3]] == named
+    assert [n.text() for n in _dom.page_elements(tree.root)[3]] == ["2", "6", "10", "12"]
+
+
+def test_meta_contents_are_those_the_attribute_dicts_give() -> None:
+    html = """<html><head><meta name="citation_author" content="A. One">
+    <meta name="CITATION_AUTHOR" content="B. Two"><meta name="citation_author">
+    <meta name="citation_author " content="no: a space"><meta property="citation_author"
+    content="no: a property"><meta name="citation_authors" content="no"><meta
+    name="citation_author" content=""></head></html>"""
+    tree = LexborHTMLParser(html)
+    metas = tree.css("meta")
+    expected = [
+        node.attributes.get("content") or ""
+        for node in metas
+        if (node.attributes.get("name") or "").lower() == "citation_author"
+    ]
+    assert _dom.meta_contents(metas, "citation_author") == expected == ["A. One", "B. Two", "", ""]
+    with pytest.raises(ValueError):
+        _dom.meta_contents(metas, "keywords")  # the Kelvin sign lowers to "k"
+
+
+def test_named_around_is_the_regex_over_the_lowered_class_and_id() -> None:
+    words = ("comment", "user-info", "member")
+    pattern = re.compile("|".join(words))
+
+    def by_regex(node: LexborNode) -> bool:
+        for _ in range(3):
+            if node is None or node.tag in ("body", "html"):
+                return False
+            attrs = node.attributes
+            if pattern.search(f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()):
+                return True
+            node = node.parent
+        return False
+
+    html = """<div id="COMMENTS"><p>a</p></div><div class="x"><div><div><div class="y">
+    <p class="z">b</p></div></div></div></div><div class="commen tmember"><p>c</p></div>
+    <section class="User-Info"><p>d</p></section><p class="memberİ">e</p><p>f</p>"""
+    tree = LexborHTMLParser(f'<html class="comment"><body class="member">{html}</body></html>')
+    encoded = tuple(word.encode() for word in words)
+    found = [(p.text(), _dom.named_around(p, encoded, 3)) for p in tree.css("p")]
+    assert found == [(p.text(), by_regex(p)) for p in tree.css("p")]
+    assert [text for text, named in found if named] == ["a", "c", "d", "e"]
+    with pytest.raises(ValueError):
+        _dom.named_around(tree.css_first("p"), (b"userinfoi",), 3)
+
+
 def test_itemprop_finds_the_first_element_holding_the_word() -> None:
     tree = LexborHTMLParser(METADATA_PAGE)
     assert tree.root is not None
@@ -306,7 +385,7 @@ def test_page_elements_embedded_and_social_are_what_the_selector_lists_find_in_e
 ) -> None:
     tree = LexborHTMLParser(doctype + SIGNALS_BODY)
     assert tree.root is not None
-    _, embedded, social = _dom.page_elements(tree.root)
+    _, embedded, social, _ = _dom.page_elements(tree.root)
     assert [n.mem_id for n in embedded] == _once(tree.css(EMBEDDED))
     assert [n.mem_id for n in social] == _once(tree.css(SOCIAL))
     # rel's value is matched case-blind (HTML says so for rel); meta names are not.

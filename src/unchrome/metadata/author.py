@@ -194,20 +194,20 @@ def _usable(node: LexborNode) -> bool:
     return "comment" not in cls
 
 
-def _dom_byline(tree: LexborHTMLParser) -> list[str]:
+def _dom_byline(candidates: list[LexborNode]) -> list[str]:
     """Author from the first byline-looking element, narrowed to the name inside it.
 
+    ``candidates``: the page's first byline-looking elements (_dom.page_elements'
+    last list: the real byline sits near the top; comment threads are not scanned).
     Byline blocks often wrap the name with a role, a date or a "By" label
     (``<div class=author><a>Ben Silverman</a><div class=author-title>Games Editor``).
     When the block contains nested byline-ish elements, the innermost ones that are not
     titles/dates/bios hold the name(s), one text each.
     """
-    root = tree.root
-    # The real byline sits near the top; don't scan comment threads: 30 matches at most.
     # An author box with a bio only where no byline is short enough to be one: the
     # first long element named for an author is as often a teaser or a sidebar.
     box: list[str] = []
-    for node in bylines(root, 30) if root is not None else ():
+    for node in candidates:
         found, whole = _byline_at(node)
         if found and whole:
             return found
@@ -279,14 +279,15 @@ _AUTHOR_META_KEYS = (
 
 
 def _pick_authors(
-    tree: LexborHTMLParser,
+    candidates: list[LexborNode],
     metas: dict[str, str],
     ld: _LD,
     citation_authors: list[str],
     site_keys: list[str],
     headline: LexborNode | None = None,
 ) -> list[str]:
-    """The page's authors, names only (see the module's docstring)."""
+    """The page's authors, names only (see the module's docstring). ``candidates``:
+    the page's byline-looking elements (_dom_byline)."""
     declared: list[str] = []
     outlet = False
     if ld.article is not None:
@@ -313,7 +314,7 @@ def _pick_authors(
     # first user card need not be (a pinned or a moderator's post, a later page).
     people = (
         _headline_byline(headline, site_keys, _STARTER_RE)
-        or _names_of(_dom_byline(tree), site_keys)
+        or _names_of(_dom_byline(candidates), site_keys)
         or _headline_byline(headline, site_keys)
     )
     # People have a first and a last name; a byline of single words ("red,

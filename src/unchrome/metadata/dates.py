@@ -11,7 +11,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from unchrome._native._dom import texts_after, texts_before
+from unchrome._native._dom import named_around, texts_after, texts_before
 from unchrome.metadata.common import _clean, _hint, _node_text, _norm_key
 from unchrome.metadata.jsonld import _LD
 from unchrome.metadata.title import _H1_AGREEMENT, _agreement
@@ -590,8 +590,18 @@ def _element_date(node: LexborNode, lang: str | None) -> str | None:
 
 # Class or id words of the page's furniture around a date: comments, user and member
 # cards, infoboxes, forum signatures.
-_FURNITURE_RE = re.compile(
-    r"comment|usercard|user-card|user-info|userinfo|member|infobox|signature"
+_FURNITURE_WORDS = tuple(
+    word.encode()
+    for word in (
+        "comment",
+        "usercard",
+        "user-card",
+        "user-info",
+        "userinfo",
+        "member",
+        "infobox",
+        "signature",
+    )
 )
 # (No tag: sites put the post's own date in an <aside> or a layout <table>; on WCXB
 # dev, counting either as furniture lost six dates and found none.)
@@ -600,16 +610,10 @@ _FURNITURE_DEPTH = 8
 
 def _in_furniture(node: LexborNode) -> bool:
     """Whether a dated element sits in a named piece of furniture (its own or one of
-    its nearest ancestors' class or id says so)."""
-    for _ in range(_FURNITURE_DEPTH):
-        if node is None or node.tag in ("body", "html"):
-            return False
-        attrs = node.attributes
-        names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
-        if _FURNITURE_RE.search(names):
-            return True
-        node = node.parent
-    return False
+    its nearest ancestors' class or id says so). Read off lexbor's structs
+    (_dom.named_around): a regex over each ancestor's lowered class and id, read
+    through selectolax's attribute dicts, took 0.016 ms a page (mean of the suites)."""
+    return named_around(node, _FURNITURE_WORDS, _FURNITURE_DEPTH)
 
 
 def _days_between(earlier: str, later: str) -> int:
