@@ -3,7 +3,6 @@ and the URL, normalised to ISO 8601."""
 
 from __future__ import annotations
 
-import email.utils
 import re
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
@@ -281,6 +280,11 @@ def _normalise_date(value: str | None, lang: str | None = None) -> str | None:
         return dt.isoformat() if 1990 <= dt.year <= 2100 else None
     if "," in value and ":" in value:
         # RFC 2822, as in feeds and some meta tags: "Wed, 25 Mar 2015 10:00:00 GMT".
+        # email.utils is imported here, where a date is written so: its import took
+        # 7 ms, a quarter of the metadata package's, which a command line run on one
+        # page spent for a date few pages write that way.
+        import email.utils
+
         try:
             dt = email.utils.parsedate_to_datetime(value)
         except (TypeError, ValueError, IndexError):
