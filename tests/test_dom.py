@@ -228,6 +228,89 @@ def test_named_around_is_the_regex_over_the_lowered_class_and_id() -> None:
         _dom.named_around(tree.css_first("p"), (b"userinfoi",), 3)
 
 
+SKIPPED_TEXT = frozenset(("style", "script", "noscript", "template"))
+SKIPPED_IDS = frozenset(LexborHTMLParser("").create_node(tag).tag_id for tag in SKIPPED_TEXT)
+BYLINE_PAGE = """<html><body><div class="by">By <a href="/a">Ana  Ruiz</a>
+<style>.by { color: red }</style><script>var x = 1;</script> and\u00a0<b> Raj\tPatel </b>
+<!-- a comment --><span>  </span><i></i>, Staff Writer</div><p class="empty"></p>
+<div class="long">a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g</div>
+</body></html>"""
+
+
+def _byline_texts_by_traverse(node: LexborNode, limit: int) -> tuple[list[str], bool]:
+    parts: list[str] = []
+    size = 0
+    for child in node.traverse(include_text=True):
+        if child.tag != "-text":
+            continue
+        parent = child.parent
+        if parent is not None and parent.tag in SKIPPED_TEXT:
+            continue
+        text = " ".join((child.text_content or "").split())
+        if text:
+            size += len(text) + 1
+            if size > limit:
+                return parts, False
+            parts.append(text)
+    return parts, True
+
+
+def test_byline_texts_are_what_selectolax_traverse_reads() -> None:
+    tree = LexborHTMLParser(BYLINE_PAGE)
+    for selector in ("div.by", "p.empty", "div.long", "body"):
+        node = tree.css_first(selector)
+        assert node is not None
+        for limit in (0, 5, 20, 40, 100):
+            expected = _byline_texts_by_traverse(node, limit)
+            assert _dom.byline_texts(node, limit, SKIPPED_IDS) == expected, (selector, limit)
+    by = tree.css_first("div.by")
+    assert by is not None
+    assert _dom.byline_texts(by, 100, SKIPPED_IDS) == (
+        ["By", "Ana Ruiz", "and", "Raj Patel", ", Staff Writer"],
+        True,
+    )
+
+
+def _lead_chars_by_traverse(article: LexborNode, headline: LexborNode, steps: int) -> int | None:
+    chars = 0
+    for step, node in enumerate(article.traverse(include_text=True)):
+        if node == headline:  # selectolax compares the nodes' HTML
+            return chars
+        if step > steps:
+            return None
+        if node.tag == "-text":
+            parent = node.parent
+            if parent is None or parent.tag not in SKIPPED_TEXT:
+                text = node.text_content or ""
+                chars += len(" ".join(text.split())) + 1 if text.strip() else 0
+    return None
+
+
+def test_lead_chars_are_what_selectolax_traverse_counts() -> None:
+    # The headline is met where selectolax's == meets it: the same node, or an
+    # earlier one of the same HTML (a copy of the heading, a script's text that is it).
+    many = "<p>w</p>" * 30
+    page = f"""<html><body><article id="a"><p>Kicker  text</p><style>x{{}}</style>
+    <h1>Title</h1><p>after</p></article><article id="b"><h2>Sub</h2><p>x</p>
+    <h2>Sub</h2></article><article id="c"><p>One</p><!-- c --><script><h2>Other</h2></script>
+    <h2>Other</h2></article><article id="d">{many}<h1>Far</h1></article></body></html>"""
+    tree = LexborHTMLParser(page)
+    for article_id, selector in (("a", "h1"), ("b", "h2"), ("c", "h2"), ("d", "h1"), ("a", "p")):
+        article = tree.css_first(f"#{article_id}")
+        assert article is not None
+        for headline in article.css(selector):
+            for steps in (0, 3, 10, 200):
+                expected = _lead_chars_by_traverse(article, headline, steps)
+                got = _dom.lead_chars(article, headline, steps, SKIPPED_IDS)
+                assert got == expected, (article_id, selector, steps)
+    # The second <h2>Sub</h2> is met at the first (the same HTML): no text before it.
+    second = tree.css("#b h2")[1]
+    assert _dom.lead_chars(tree.css_first("#b"), second, 200, SKIPPED_IDS) == 0
+    first = tree.css_first("#a h1")
+    assert first is not None
+    assert _dom.lead_chars(tree.css_first("#a"), first, 200, SKIPPED_IDS) == len("Kicker text") + 1
+
+
 def test_itemprop_finds_the_first_element_holding_the_word() -> None:
     tree = LexborHTMLParser(METADATA_PAGE)
     assert tree.root is not None

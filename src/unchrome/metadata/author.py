@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from unchrome._native._dom import bylines, itemprop, texts_after
+from unchrome._native._dom import byline_texts, bylines, itemprop, texts_after
 from unchrome.metadata.common import _clean, _hint, _looks_like_url
 from unchrome.metadata.dates import _MONTH_ALT
 from unchrome.metadata.jsonld import _LD, ld_types
@@ -84,28 +84,17 @@ def _read_byline(node: LexborNode) -> tuple[str | None, bool]:
     return author, whole
 
 
-_NO_TEXT_PARENTS = frozenset(("style", "script", "noscript", "template"))
+_NO_TEXT_PARENTS = frozenset(
+    LexborHTMLParser("").create_node(tag).tag_id
+    for tag in ("style", "script", "noscript", "template")
+)
 
 
 def _text_parts(node: LexborNode) -> tuple[list[str], bool]:
     """The element's text nodes, each whitespace-collapsed (a style's or script's
     left out: a byline's inline CSS is no part of it), read up to _MAX_BYLINE
-    characters, and whether that is all of them."""
-    parts: list[str] = []
-    size = 0
-    for child in node.traverse(include_text=True):
-        if child.tag != "-text":
-            continue
-        parent = child.parent
-        if parent is not None and parent.tag in _NO_TEXT_PARENTS:
-            continue
-        text = " ".join((child.text_content or "").split())
-        if text:
-            size += len(text) + 1
-            if size > _MAX_BYLINE:
-                return parts, False
-            parts.append(text)
-    return parts, True
+    characters, and whether that is all of them (_dom.byline_texts)."""
+    return byline_texts(node, _MAX_BYLINE, _NO_TEXT_PARENTS)
 
 
 # A part of a byline between names: "and", "&", a comma, in the sets' languages.

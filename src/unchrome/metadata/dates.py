@@ -10,7 +10,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from unchrome._native._dom import named_around, texts_after, texts_before
+from unchrome._native._dom import lead_chars, named_around, texts_after, texts_before
 from unchrome.metadata.common import _clean, _hint, _node_text, _norm_key
 from unchrome.metadata.jsonld import _LD
 from unchrome.metadata.title import _H1_AGREEMENT, _agreement
@@ -433,18 +433,7 @@ def _article_lead_chars(headline: LexborNode) -> int | None:
         article = article.parent
     if article is None or article.tag != "article":
         return None
-    chars = 0
-    for steps, node in enumerate(article.traverse(include_text=True)):
-        if node == headline:
-            return chars
-        if steps > _ARTICLE_LEAD_NODES:
-            return None
-        if node.tag == "-text":
-            parent = node.parent
-            if parent is None or parent.tag not in _NO_TEXT_TAGS:
-                text = node.text_content or ""
-                chars += len(" ".join(text.split())) + 1 if text.strip() else 0
-    return None
+    return lead_chars(article, headline, _ARTICLE_LEAD_NODES, _NO_TEXT_IDS)
 
 
 # The h2 elements compared with the title on a page without an h1 (forum software
