@@ -220,12 +220,13 @@ def test_named_around_is_the_regex_over_the_lowered_class_and_id() -> None:
     <p class="z">b</p></div></div></div></div><div class="commen tmember"><p>c</p></div>
     <section class="User-Info"><p>d</p></section><p class="memberİ">e</p><p>f</p>"""
     tree = LexborHTMLParser(f'<html class="comment"><body class="member">{html}</body></html>')
-    encoded = tuple(word.encode() for word in words)
+    encoded = _dom.class_words(*words)
     found = [(p.text(), _dom.named_around(p, encoded, 3)) for p in tree.css("p")]
     assert found == [(p.text(), by_regex(p)) for p in tree.css("p")]
     assert [text for text, named in found if named] == ["a", "c", "d", "e"]
-    with pytest.raises(ValueError):
-        _dom.named_around(tree.css_first("p"), (b"userinfoi",), 3)
+    for refused in ("userinfoi", "kin", "Member", "user info", "", "é"):
+        with pytest.raises(ValueError):
+            _dom.class_words(refused)
 
 
 SKIPPED_TEXT = frozenset(("style", "script", "noscript", "template"))

@@ -1733,22 +1733,32 @@ def meta_contents(list nodes, str name):
     return found
 
 
+def class_words(*words):
+    """``words`` as named_around reads them: lowercase ASCII bytes, each checked to be
+    one its byte test finds where ``re.search`` finds it in a lowered class: no "i" at
+    its end, no "k", no whitespace (str.lower() turns only "İ" into an ASCII letter,
+    an "i" with a combining dot after it, and the Kelvin sign into "k")."""
+    cdef list checked = []
+    for word in words:
+        if (
+            not isinstance(word, str) or not word or not word.isascii() or word != word.lower()
+            or word.endswith("i") or "k" in word or any(c.isspace() for c in word)
+        ):
+            raise ValueError(f"{word!r}: not a word this test reads as str.lower() would")
+        checked.append(word.encode("ascii"))
+    return tuple(checked)
+
+
 def named_around(LexborNode node, tuple words, Py_ssize_t depth):
     """Whether ``node`` or one of its nearest ancestors (``depth`` elements at most,
-    below <body>) has a class or an id that holds one of ``words`` (lowercase ASCII
-    bytes), ASCII case ignored: as ``re.search`` of the words in the lowered
-    ``f"{class} {id}"`` finds them, for words without "i" at their end, without "k"
-    and without a space (str.lower() turns only "İ" into an ASCII letter, an "i" with
-    a combining dot after it, and the Kelvin sign into "k"). metadata read them
-    through selectolax's attribute dicts, one per ancestor: 0.016 ms a page (mean of
-    the suites)."""
+    below <body>) has a class or an id that holds one of ``words`` (class_words),
+    ASCII case ignored: as ``re.search`` of the words in the lowered
+    ``f"{class} {id}"`` finds them. metadata read them through selectolax's attribute
+    dicts, one per ancestor: 0.016 ms a page (mean of the suites)."""
     cdef uc_node_t *cur = _element(node)
     cdef uc_element_t *element
     cdef bytes word
     cdef Py_ssize_t step
-    for word in words:
-        if not word or word.endswith(b"i") or b"k" in word or b" " in word or word != word.lower():
-            raise ValueError(f"{word!r}: not a word this test reads as str.lower() would")
     for step in range(depth):
         if cur == NULL:
             return False

@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from selectolax.lexbor import LexborNode
 
 from unchrome._native._dom import byline_texts, bylines, itemprop, texts_after
-from unchrome.metadata.common import _clean, _hint, _looks_like_url
+from unchrome.metadata.common import _clean, _hint, _looks_like_url, _tag_ids
 from unchrome.metadata.dates import _MONTH_ALT
 from unchrome.metadata.jsonld import _LD, ld_types
 from unchrome.metadata.title import _matches_site
@@ -84,10 +84,7 @@ def _read_byline(node: LexborNode) -> tuple[str | None, bool]:
     return author, whole
 
 
-_NO_TEXT_PARENTS = frozenset(
-    LexborHTMLParser("").create_node(tag).tag_id
-    for tag in ("style", "script", "noscript", "template")
-)
+_NO_TEXT_PARENTS = _tag_ids("style", "script", "noscript", "template")
 
 
 def _text_parts(node: LexborNode) -> tuple[list[str], bool]:
@@ -456,10 +453,7 @@ _PRINTED_BY_RE = re.compile(
 )
 _BYLINE_READ_CHARS = 300
 _BYLINE_STEPS = 120
-_NO_TEXT_IDS = frozenset(
-    LexborHTMLParser("").create_node(tag).tag_id
-    for tag in ("script", "style", "noscript", "template", "svg", "select", "head")
-)
+_NO_TEXT_IDS = _tag_ids("script", "style", "noscript", "template", "svg", "select", "head")
 _BYLINE_LINE_CHARS = 80
 
 

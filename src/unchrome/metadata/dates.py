@@ -8,10 +8,16 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from selectolax.lexbor import LexborNode
 
-from unchrome._native._dom import lead_chars, named_around, texts_after, texts_before
-from unchrome.metadata.common import _clean, _hint, _node_text, _norm_key
+from unchrome._native._dom import (
+    class_words,
+    lead_chars,
+    named_around,
+    texts_after,
+    texts_before,
+)
+from unchrome.metadata.common import _clean, _hint, _node_text, _norm_key, _tag_ids
 from unchrome.metadata.jsonld import _LD
 from unchrome.metadata.title import _H1_AGREEMENT, _agreement
 from unchrome.urls import path as url_path
@@ -349,6 +355,11 @@ def _meta_date(
         date = _normalise_date(value) if value else None
         if date:
             return date
+    # One search of every name at once first (names hold no whitespace, the patterns
+    # none either): on most pages none matches, where a search per name cost 40
+    # searches (_meta_date 0.0077 -> 0.0068 ms a page, mean of the suites).
+    if pattern.search("\n".join(metas)) is None:
+        return None
     for key, value in metas.items():
         if pattern.search(key) and not (exclude and exclude.search(key)):
             date = _normalise_date(value)
@@ -369,7 +380,7 @@ _BEFORE_HEADLINE_CHARS = 60
 # of empty elements.
 _HEADLINE_STEPS = 200
 _NO_TEXT_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "select", "head"})
-_NO_TEXT_IDS = frozenset(LexborHTMLParser("").create_node(tag).tag_id for tag in _NO_TEXT_TAGS)
+_NO_TEXT_IDS = _tag_ids(*_NO_TEXT_TAGS)
 
 
 def _datelines(parts: list[str], lang: str | None) -> list[tuple[int, str, str]]:
@@ -502,10 +513,13 @@ def _pick_dates(
     # answers sit in "user" cards above their question's date: WCXB dev 0.868 -> 0.873).
     # The text read around the headline does not know where its dates sit: a day
     # such an element gives is not taken from there either.
-    furniture = [n for n in marked[:_TIMES_READ] + times[:_TIMES_READ] if _in_furniture(n)]
+    # (Each element tested once: the furniture's and the kept lists are its two sides.)
+    marked_in = [(node, _in_furniture(node)) for node in marked[:_TIMES_READ]]
+    times_in = [(node, _in_furniture(node)) for node in times[:_TIMES_READ]]
+    furniture = [node for node, inside in marked_in + times_in if inside]
     furniture_days = {day[:10] for n in furniture if (day := _element_date(n, lang))}
-    marked = [node for node in marked[:_TIMES_READ] if not _in_furniture(node)]
-    times = [node for node in times[:_TIMES_READ] if not _in_furniture(node)]
+    marked = [node for node, inside in marked_in if not inside]
+    times = [node for node, inside in times_in if not inside]
     dated = [node for node in dated[:_DATED_ELEMENTS_READ] if not _in_furniture(node)]
     if published is None:
         # Elements next: a page can carry many <time> tags (comments, related stories),
@@ -583,18 +597,8 @@ def _element_date(node: LexborNode, lang: str | None) -> str | None:
 
 # Class or id words of the page's furniture around a date: comments, user and member
 # cards, infoboxes, forum signatures.
-_FURNITURE_WORDS = tuple(
-    word.encode()
-    for word in (
-        "comment",
-        "usercard",
-        "user-card",
-        "user-info",
-        "userinfo",
-        "member",
-        "infobox",
-        "signature",
-    )
+_FURNITURE_WORDS = class_words(
+    "comment", "usercard", "user-card", "user-info", "userinfo", "member", "infobox", "signature"
 )
 # (No tag: sites put the post's own date in an <aside> or a layout <table>; on WCXB
 # dev, counting either as furniture lost six dates and found none.)
