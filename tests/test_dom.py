@@ -504,7 +504,11 @@ def _attrs_meta(nodes: list, clean) -> dict[str, str]:
 
 META_VALUES = st.sampled_from(
     ["", " ", "x", "a b", " a", "a ", "a  b", "a\tb", "a\u00a0b", "A &amp;amp; B", "R&D",
-     "caf\u00e9", "\u65e5\u672c", "og:Title", "DC.title dc:title", "OG:IMAGE  twitter:image"]
+     "caf\u00e9", "\u65e5\u672c", "og:Title", "DC.title dc:title", "OG:IMAGE  twitter:image",
+     # Keys read in place (ASCII) and through str: str.split()'s ASCII whitespace,
+     # letters that lower to ASCII or to two characters, a key past the in-place limit.
+     "a\x1cb\x1fc", "A.B\x0bC\x0cD\rE", "\u0130TEM.x", "\u212aEY", "Q" * 127 + ".Z",
+     "Q" * 128 + ".Z", "a\x85b", "\u3000og:title"]
 )  # fmt: skip
 META_NAMES = st.sampled_from(["content", "property", "name", "http-equiv", "itemprop", "CONTENT"])
 
