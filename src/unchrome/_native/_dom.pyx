@@ -1121,33 +1121,38 @@ cdef int _class_words(uc_attr_t *attr) noexcept:
     """Which of date, publish, posted, byline, author and writtenby the attribute's
     value holds (each as _contains finds it: ASCII case ignored), as bits: one scan of
     the value where the two walks made one per word, six of every class (page_elements
-    and bylines together 0.086 -> 0.051 ms at the median suite page)."""
+    and bylines together 0.086 -> 0.047 ms at the median suite page). A word's first
+    two letters are compared in the loop (``| 0x20`` lowers an ASCII letter and makes
+    no other byte one), the rest only after them: calling the comparison at every
+    "a", "d" or "p" made the walk of the 4 MiB page of bench --profile 0.5 ms slower
+    than the two walks it replaced."""
     cdef const unsigned char *data
     cdef size_t n, k
-    cdef unsigned char c
+    cdef unsigned char c, d
     cdef int found = 0
-    if attr == NULL or attr.value == NULL or attr.value.data == NULL:
+    if attr == NULL or attr.value == NULL or attr.value.data == NULL or attr.value.length < 4:
         return 0
     data = attr.value.data
     n = attr.value.length
-    for k in range(n):
-        c = _lower(data[k])
-        if c == 0x64:  # d
-            if _word_at(data, k, n, "ate", 3):
+    for k in range(n - 3):  # every word has four letters or more
+        c = data[k] | 0x20
+        d = data[k + 1] | 0x20
+        if c == 0x64 and d == 0x61:  # da
+            if _word_at(data, k + 1, n, "te", 2):
                 found |= DATE_WORD
         elif c == 0x70:  # p
-            if _word_at(data, k, n, "ublish", 6):
+            if d == 0x75 and _word_at(data, k + 1, n, "blish", 5):
                 found |= PUBLISH_WORD
-            elif _word_at(data, k, n, "osted", 5):
+            elif d == 0x6F and _word_at(data, k + 1, n, "sted", 4):
                 found |= POSTED_WORD
-        elif c == 0x62:  # b
-            if _word_at(data, k, n, "yline", 5):
+        elif c == 0x62 and d == 0x79:  # by
+            if _word_at(data, k + 1, n, "line", 4):
                 found |= BYLINE_WORD
-        elif c == 0x61:  # a
-            if _word_at(data, k, n, "uthor", 5):
+        elif c == 0x61 and d == 0x75:  # au
+            if _word_at(data, k + 1, n, "thor", 4):
                 found |= AUTHOR_WORD
-        elif c == 0x77:  # w
-            if _word_at(data, k, n, "rittenby", 8):
+        elif c == 0x77 and d == 0x72:  # wr
+            if _word_at(data, k + 1, n, "ittenby", 7):
                 found |= WRITTENBY_WORD
     return found
 

@@ -7,7 +7,7 @@ pipeline's other readings before pruning) fetches ``meta``, head ``link``, JSON-
 scripts, ``base``, ``title``, ``h1``, ``h2``, date elements and the first byline-looking
 elements, bounded compiled walks read the few hundred characters around the headline
 for a printed date and a byline, and the rest works on small dicts and strings. About
-0.27 ms per page on WCXB dev, 0.32 on the news set and 0.19 on the classic set (median,
+0.26 ms per page on WCXB dev, 0.31 on the news set and 0.19 on the classic set (median,
 ``extract_metadata`` alone; docs/metadata-speed.md).
 
 Source precedence per field was tuned against the Readability test pages (see
