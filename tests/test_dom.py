@@ -149,6 +149,169 @@ def test_bylines_are_what_the_selector_list_finds_each_once_up_to_the_limit() ->
     assert _dom.bylines(div, 10)[0].mem_id == div.mem_id
 
 
+def test_page_elements_bylines_are_what_the_selector_list_finds_up_to_the_limit() -> None:
+    # The walk that gathers metadata's elements gathers the bylines too, from one
+    # reading of each class for both: the same elements as the selector list, and as
+    # the walk of bylines() alone.
+    tree = LexborHTMLParser(METADATA_PAGE)
+    assert tree.root is not None
+    expected = _once(tree.css(BYLINE_SELECTOR))
+    assert [node.mem_id for node in _dom.page_elements(tree.root, 100)[3]] == expected
+    assert [node.mem_id for node in _dom.page_elements(tree.root, 3)[3]] == expected[:3]
+    assert len(expected) < _dom.BYLINES_READ
+    assert [node.mem_id for node in _dom.page_elements(tree.root)[3]] == expected
+    # The metadata list is the same whatever the bylines' limit.
+    assert [n.mem_id for n in _dom.page_elements(tree.root, 0)[0]] == [
+        n.mem_id for n in _dom.page_elements(tree.root)[0]
+    ]
+
+
+def test_class_words_are_read_in_any_case_and_at_the_end_of_a_class() -> None:
+    # One scan of the class finds every word: at its end, overlapping another
+    # ("publishedposted"), in capitals, but not cut short ("writtenb", "dat").
+    classes = [
+        "x-DATE", "publishedPosted", "wRiTtEnBy", "writtenb", "dat", "autho", "AUTHOR",
+        "bylin", "by-line", "pdate", "aauthor", "", "date author",
+    ]  # fmt: skip
+    html = "".join(f'<p class="{cls}">{k}</p>' for k, cls in enumerate(classes))
+    tree = LexborHTMLParser(f"<html><body>{html}</body></html>")
+    assert tree.root is not None
+    dated = _once(tree.css('[class*="date" i], [class*="publish" i], [class*="posted" i]'))
+    assert [n.mem_id for n in _dom.page_elements(tree.root)[0]] == dated
+    assert [n.text() for n in _dom.page_elements(tree.root)[0]] == ["0", "1", "9", "12"]
+    named = _once(tree.css(BYLINE_SELECTOR))
+    assert [n.mem_id for n in _dom.page_elements(tree.root)[3]] == named
+    assert [n.text() for n in _dom.page_elements(tree.root)[3]] == ["2", "6", "10", "12"]
+
+
+def test_meta_contents_are_those_the_attribute_dicts_give() -> None:
+    html = """<html><head><meta name="citation_author" content="A. One">
+    <meta name="CITATION_AUTHOR" content="B. Two"><meta name="citation_author">
+    <meta name="citation_author " content="no: a space"><meta property="citation_author"
+    content="no: a property"><meta name="citation_authors" content="no"><meta
+    name="citation_author" content=""></head></html>"""
+    tree = LexborHTMLParser(html)
+    metas = tree.css("meta")
+    expected = [
+        node.attributes.get("content") or ""
+        for node in metas
+        if (node.attributes.get("name") or "").lower() == "citation_author"
+    ]
+    assert _dom.meta_contents(metas, "citation_author") == expected == ["A. One", "B. Two", "", ""]
+    with pytest.raises(ValueError):
+        _dom.meta_contents(metas, "keywords")  # the Kelvin sign lowers to "k"
+
+
+def test_named_around_is_the_regex_over_the_lowered_class_and_id() -> None:
+    words = ("comment", "user-info", "member")
+    pattern = re.compile("|".join(words))
+
+    def by_regex(node: LexborNode) -> bool:
+        for _ in range(3):
+            if node is None or node.tag in ("body", "html"):
+                return False
+            attrs = node.attributes
+            if pattern.search(f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()):
+                return True
+            node = node.parent
+        return False
+
+    html = """<div id="COMMENTS"><p>a</p></div><div class="x"><div><div><div class="y">
+    <p class="z">b</p></div></div></div></div><div class="commen tmember"><p>c</p></div>
+    <section class="User-Info"><p>d</p></section><p class="memberİ">e</p><p>f</p>"""
+    tree = LexborHTMLParser(f'<html class="comment"><body class="member">{html}</body></html>')
+    encoded = _dom.class_words(*words)
+    found = [(p.text(), _dom.named_around(p, encoded, 3)) for p in tree.css("p")]
+    assert found == [(p.text(), by_regex(p)) for p in tree.css("p")]
+    assert [text for text, named in found if named] == ["a", "c", "d", "e"]
+    for refused in ("userinfoi", "kin", "Member", "user info", "", "é"):
+        with pytest.raises(ValueError):
+            _dom.class_words(refused)
+
+
+SKIPPED_TEXT = frozenset(("style", "script", "noscript", "template"))
+SKIPPED_IDS = frozenset(LexborHTMLParser("").create_node(tag).tag_id for tag in SKIPPED_TEXT)
+BYLINE_PAGE = """<html><body><div class="by">By <a href="/a">Ana  Ruiz</a>
+<style>.by { color: red }</style><script>var x = 1;</script> and\u00a0<b> Raj\tPatel </b>
+<!-- a comment --><span>  </span><i></i>, Staff Writer</div><p class="empty"></p>
+<div class="long">a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g</div>
+</body></html>"""
+
+
+def _byline_texts_by_traverse(node: LexborNode, limit: int) -> tuple[list[str], bool]:
+    parts: list[str] = []
+    size = 0
+    for child in node.traverse(include_text=True):
+        if child.tag != "-text":
+            continue
+        parent = child.parent
+        if parent is not None and parent.tag in SKIPPED_TEXT:
+            continue
+        text = " ".join((child.text_content or "").split())
+        if text:
+            size += len(text) + 1
+            if size > limit:
+                return parts, False
+            parts.append(text)
+    return parts, True
+
+
+def test_byline_texts_are_what_selectolax_traverse_reads() -> None:
+    tree = LexborHTMLParser(BYLINE_PAGE)
+    for selector in ("div.by", "p.empty", "div.long", "body"):
+        node = tree.css_first(selector)
+        assert node is not None
+        for limit in (0, 5, 20, 40, 100):
+            expected = _byline_texts_by_traverse(node, limit)
+            assert _dom.byline_texts(node, limit, SKIPPED_IDS) == expected, (selector, limit)
+    by = tree.css_first("div.by")
+    assert by is not None
+    assert _dom.byline_texts(by, 100, SKIPPED_IDS) == (
+        ["By", "Ana Ruiz", "and", "Raj Patel", ", Staff Writer"],
+        True,
+    )
+
+
+def _lead_chars_by_traverse(article: LexborNode, headline: LexborNode, steps: int) -> int | None:
+    chars = 0
+    for step, node in enumerate(article.traverse(include_text=True)):
+        if node == headline:  # selectolax compares the nodes' HTML
+            return chars
+        if step > steps:
+            return None
+        if node.tag == "-text":
+            parent = node.parent
+            if parent is None or parent.tag not in SKIPPED_TEXT:
+                text = node.text_content or ""
+                chars += len(" ".join(text.split())) + 1 if text.strip() else 0
+    return None
+
+
+def test_lead_chars_are_what_selectolax_traverse_counts() -> None:
+    # The headline is met where selectolax's == meets it: the same node, or an
+    # earlier one of the same HTML (a copy of the heading, a script's text that is it).
+    many = "<p>w</p>" * 30
+    page = f"""<html><body><article id="a"><p>Kicker  text</p><style>x{{}}</style>
+    <h1>Title</h1><p>after</p></article><article id="b"><h2>Sub</h2><p>x</p>
+    <h2>Sub</h2></article><article id="c"><p>One</p><!-- c --><script><h2>Other</h2></script>
+    <h2>Other</h2></article><article id="d">{many}<h1>Far</h1></article></body></html>"""
+    tree = LexborHTMLParser(page)
+    for article_id, selector in (("a", "h1"), ("b", "h2"), ("c", "h2"), ("d", "h1"), ("a", "p")):
+        article = tree.css_first(f"#{article_id}")
+        assert article is not None
+        for headline in article.css(selector):
+            for steps in (0, 3, 10, 200):
+                expected = _lead_chars_by_traverse(article, headline, steps)
+                got = _dom.lead_chars(article, headline, steps, SKIPPED_IDS)
+                assert got == expected, (article_id, selector, steps)
+    # The second <h2>Sub</h2> is met at the first (the same HTML): no text before it.
+    second = tree.css("#b h2")[1]
+    assert _dom.lead_chars(tree.css_first("#b"), second, 200, SKIPPED_IDS) == 0
+    first = tree.css_first("#a h1")
+    assert first is not None
+    assert _dom.lead_chars(tree.css_first("#a"), first, 200, SKIPPED_IDS) == len("Kicker text") + 1
+
+
 def test_itemprop_finds_the_first_element_holding_the_word() -> None:
     tree = LexborHTMLParser(METADATA_PAGE)
     assert tree.root is not None
@@ -326,7 +489,7 @@ def test_page_elements_embedded_and_social_are_what_the_selector_lists_find_in_e
 ) -> None:
     tree = LexborHTMLParser(doctype + SIGNALS_BODY)
     assert tree.root is not None
-    _, embedded, social = _dom.page_elements(tree.root)
+    _, embedded, social, _ = _dom.page_elements(tree.root)
     assert [n.mem_id for n in embedded] == _once(tree.css(EMBEDDED))
     assert [n.mem_id for n in social] == _once(tree.css(SOCIAL))
     # rel's value is matched case-blind (HTML says so for rel); meta names are not.
@@ -361,7 +524,11 @@ def _attrs_meta(nodes: list, clean) -> dict[str, str]:
 
 META_VALUES = st.sampled_from(
     ["", " ", "x", "a b", " a", "a ", "a  b", "a\tb", "a\u00a0b", "A &amp;amp; B", "R&D",
-     "caf\u00e9", "\u65e5\u672c", "og:Title", "DC.title dc:title", "OG:IMAGE  twitter:image"]
+     "caf\u00e9", "\u65e5\u672c", "og:Title", "DC.title dc:title", "OG:IMAGE  twitter:image",
+     # Keys read in place (ASCII) and through str: str.split()'s ASCII whitespace,
+     # letters that lower to ASCII or to two characters, a key past the in-place limit.
+     "a\x1cb\x1fc", "A.B\x0bC\x0cD\rE", "\u0130TEM.x", "\u212aEY", "Q" * 127 + ".Z",
+     "Q" * 128 + ".Z", "a\x85b", "\u3000og:title"]
 )  # fmt: skip
 META_NAMES = st.sampled_from(["content", "property", "name", "http-equiv", "itemprop", "CONTENT"])
 

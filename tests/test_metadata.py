@@ -993,3 +993,38 @@ def test_a_position_after_a_comma_is_no_name() -> None:
     assert md(page(meta)).authors == ["Julie Weisenhorn", "Natalie Hoidal"]
     meta = '<meta name="author" content="Mateusz Haberny, Founder at Oakywood">'
     assert md(page(meta)).authors == ["Mateusz Haberny"]
+
+
+def test_title_separators_split_as_the_alternatives_without_their_lookahead() -> None:
+    # The separators' patterns start with a lookahead for the characters a separator
+    # begins with (a speed-up): it must leave every split as the bare alternatives
+    # make it, for every kind of separator, at the start, the end and doubled.
+    from unchrome.metadata import title
+
+    def bare(pattern: re.Pattern[str]) -> re.Pattern[str]:
+        lookahead = re.match(r"\(\?=\[[^\]]*\]\)", pattern.pattern)
+        assert lookahead is not None
+        return re.compile(pattern.pattern[lookahead.end() :])
+
+    titles = [
+        "Story - Site", "Story – Site — More", "A · B • C » D ~ E / F \\ G _ H :: I",
+        "Story |", "Story|Site", "Story ｜Site", "Story：Site", "故事_科技_腾讯网",
+        "Story _Site", "Wi-Fi: a review", "  | lead", "x\u3000|\u3000y", "a - - b",
+        "Story\t-\nSite", "no separator at all", "", "_", "|", " | ",
+    ]  # fmt: skip
+    for pattern in (title._TITLE_SEP_RE, title._SPACED_SEP_RE):
+        plain = bare(pattern)
+        for text in titles:
+            assert pattern.split(text) == plain.split(text), text
+            assert bool(pattern.match(text)) == bool(plain.match(text)), text
+    assert title._TITLE_SEP_RE.split("故事_科技_腾讯网") == ["故事", "科技", "腾讯网"]
+
+
+def test_word_count_counts_two_cjk_characters_as_a_word() -> None:
+    # ASCII text is counted without the CJK pattern, which is compiled on first use.
+    from unchrome.metadata.title import _word_count
+
+    assert _word_count("Five words in this title") == 5
+    assert _word_count("腾讯网科技 news today") == 2 + 3
+    assert _word_count("한국어 뉴스", wide=False) == 2
+    assert _word_count("한국어 뉴스") == 3

@@ -27,7 +27,7 @@ object layout, 1.0.1 and 1.0.2 (their sources compared): ``_check_selectolax`` r
 any other at import.
 """
 
-from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_DecodeUTF8
+from cpython.unicode cimport Py_UNICODE_ISSPACE, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, malloc
 from libc.stdint cimport uint64_t, uintptr_t
 from libc.string cimport memcmp, memcpy, strlen
@@ -1097,9 +1097,69 @@ cdef bint _inside(uc_node_t *node, uintptr_t tag) noexcept:
     return False
 
 
-cdef bint _metadata_match(uc_node_t *node) noexcept:
+# The class words the walks below look for, as bits of what _class_words finds.
+cdef enum:
+    DATE_WORD = 1
+    PUBLISH_WORD = 2
+    POSTED_WORD = 4
+    BYLINE_WORD = 8
+    AUTHOR_WORD = 16
+    WRITTENBY_WORD = 32
+cdef int METADATA_WORDS = DATE_WORD | PUBLISH_WORD | POSTED_WORD
+cdef int BYLINE_WORDS = BYLINE_WORD | AUTHOR_WORD | WRITTENBY_WORD
+
+
+cdef inline bint _word_at(
+    const unsigned char *data, size_t k, size_t n, const char *rest, size_t length
+) noexcept:
+    """Whether the ``length`` bytes after ``k`` spell ``rest`` (lowercase ASCII), case
+    ignored."""
+    return n - k - 1 >= length and _same_lowered(data + k + 1, rest, length)
+
+
+cdef int _class_words(uc_attr_t *attr) noexcept:
+    """Which of date, publish, posted, byline, author and writtenby the attribute's
+    value holds (each as _contains finds it: ASCII case ignored), as bits: one scan of
+    the value where the two walks made one per word, six of every class (page_elements
+    and bylines together 0.086 -> 0.047 ms at the median suite page). A word's first
+    two letters are compared in the loop (``| 0x20`` lowers an ASCII letter and makes
+    no other byte one), the rest only after them: calling the comparison at every
+    "a", "d" or "p" made the walk of the 4 MiB page of bench --profile 0.5 ms slower
+    than the two walks it replaced."""
+    cdef const unsigned char *data
+    cdef size_t n, k
+    cdef unsigned char c, d
+    cdef int found = 0
+    if attr == NULL or attr.value == NULL or attr.value.data == NULL or attr.value.length < 4:
+        return 0
+    data = attr.value.data
+    n = attr.value.length
+    for k in range(n - 3):  # every word has four letters or more
+        c = data[k] | 0x20
+        d = data[k + 1] | 0x20
+        if c == 0x64 and d == 0x61:  # da
+            if _word_at(data, k + 1, n, "te", 2):
+                found |= DATE_WORD
+        elif c == 0x70:  # p
+            if d == 0x75 and _word_at(data, k + 1, n, "blish", 5):
+                found |= PUBLISH_WORD
+            elif d == 0x6F and _word_at(data, k + 1, n, "sted", 4):
+                found |= POSTED_WORD
+        elif c == 0x62 and d == 0x79:  # by
+            if _word_at(data, k + 1, n, "line", 4):
+                found |= BYLINE_WORD
+        elif c == 0x61 and d == 0x75:  # au
+            if _word_at(data, k + 1, n, "thor", 4):
+                found |= AUTHOR_WORD
+        elif c == 0x77 and d == 0x72:  # wr
+            if _word_at(data, k + 1, n, "ittenby", 7):
+                found |= WRITTENBY_WORD
+    return found
+
+
+cdef bint _metadata_match(uc_node_t *node, int words) noexcept:
+    """``words``: the class's words (_class_words)."""
     cdef uintptr_t tag = node.local_name
-    cdef uc_attr_t *cls
     if tag == META_TAG or tag == TITLE_TAG or tag == H1_TAG or tag == H2_TAG:
         return True
     if tag == LINK_TAG and _inside(node, HEAD_TAG):
@@ -1113,19 +1173,16 @@ cdef bint _metadata_match(uc_node_t *node) noexcept:
         return True
     if _has_word(_attribute(node, ITEMPROP_NAME), "datepublished"):
         return True
-    cls = (<uc_element_t *> node).attr_class
-    return _contains(cls, "date") or _contains(cls, "publish") or _contains(cls, "posted")
+    return words & METADATA_WORDS != 0
 
 
-cdef bint _byline_match(uc_node_t *node) noexcept:
-    cdef uc_attr_t *cls = (<uc_element_t *> node).attr_class
+cdef bint _byline_match(uc_node_t *node, int words) noexcept:
+    """``words``: the class's words (_class_words)."""
     return (
-        _has_word(_attribute(node, REL_NAME), "author")
+        words & BYLINE_WORDS != 0
+        or _has_word(_attribute(node, REL_NAME), "author")
         or _has_word(_attribute(node, ITEMPROP_NAME), "author")
-        or _contains(cls, "byline")
         or _contains((<uc_element_t *> node).attr_id, "byline")
-        or _contains(cls, "author")
-        or _contains(cls, "writtenby")
     )
 
 
@@ -1133,13 +1190,15 @@ def bylines(LexborNode root, Py_ssize_t limit):
     """The first ``limit`` elements under ``root`` (itself included) that look like a
     byline, in document order, each once: those matching ``[rel~="author" i],
     [itemprop~="author" i], [class*="byline" i], [id*="byline" i], [class*="author" i],
-    [class*="writtenby" i]``."""
+    [class*="writtenby" i]``. The page's own are found by page_elements' walk."""
     cdef list found = []
     parser = root.parser
     cdef uc_node_t *start = root.node
     cdef uc_node_t *node = start
     while node != NULL and len(found) < limit:
-        if node.type == LXB_DOM_NODE_TYPE_ELEMENT and _byline_match(node):
+        if node.type == LXB_DOM_NODE_TYPE_ELEMENT and _byline_match(
+            node, _class_words((<uc_element_t *> node).attr_class)
+        ):
             found.append(_wrap(node, parser))
         node = _next_in_order(node, start)
     return found
@@ -1313,6 +1372,10 @@ cdef int _take_dateline(
 ) except -1:
     """Add a text node's dateline to ``parts`` (an empty one adds nothing); 1 when the
     parts reach ``limit`` characters."""
+    if _blank_only(node):
+        # Indentation between tags, about half the nodes: no dateline, nothing to decode
+        # (with lead_chars, _headline_dates 0.037 -> 0.030 ms a page, mean of the suites).
+        return 0
     text = _dateline(node, limit, line_chars)
     if text:
         parts.append(text)
@@ -1377,6 +1440,89 @@ def texts_before(
             break
     parts.reverse()
     return parts
+
+
+cdef bint _may_serialize_as(uc_node_t *node, uc_node_t *element) noexcept:
+    """Whether ``node``'s HTML could be ``element``'s, as selectolax's ``==`` compares
+    two nodes: another element only with the same tag (the HTML starts with its name),
+    a text node only where its text starts with "<" (a raw text's; other text
+    escapes it), a node of another kind (a comment) left to the comparison."""
+    cdef uc_chardata_t *chars
+    if node.type == LXB_DOM_NODE_TYPE_ELEMENT:
+        return node.local_name == element.local_name
+    if node.type == LXB_DOM_NODE_TYPE_TEXT:
+        chars = <uc_chardata_t *> node
+        return chars.data.data != NULL and chars.data.length > 0 and chars.data.data[0] == 0x3C
+    return True
+
+
+def lead_chars(LexborNode article, LexborNode headline, Py_ssize_t steps, ids):
+    """The characters of text (each text node's words joined by one space, plus one)
+    before the first node of ``article``'s subtree, itself included, that is
+    ``headline`` as selectolax's ``==`` finds it (the same node, or one of the same
+    HTML), text inside elements whose tag id is in ``ids`` left out; None where none
+    is met within ``steps`` nodes. metadata walked this through selectolax's
+    traverse(), which compared the HTML of each node with the headline's: 0.11 ms on
+    each of the 258 suite pages with a date above a headline in an <article>."""
+    cdef bytearray table = _id_table(ids)
+    cdef const unsigned char *skip = table
+    cdef uc_node_t *start = article.node
+    cdef uc_node_t *head = headline.node
+    cdef uc_node_t *cur = start
+    cdef uc_node_t *parent
+    cdef Py_ssize_t step = 0, chars = 0
+    cdef list words
+    head_html = None
+    parser = article.parser
+    while cur != NULL:
+        if cur == head:
+            return chars
+        if _may_serialize_as(cur, head):
+            if head_html is None:
+                head_html = headline.html
+            if _wrap(cur, parser).html == head_html:
+                return chars
+        if step > steps:
+            return None
+        if cur.type == LXB_DOM_NODE_TYPE_TEXT and not _blank_only(cur):
+            parent = cur.parent
+            if parent == NULL or not _skipped(parent, skip):
+                words = _text(cur).split()
+                if words:
+                    chars += sum([len(word) for word in words]) + len(words)
+        step += 1
+        cur = _next_in_order(cur, start)
+    return None
+
+
+def byline_texts(LexborNode node, Py_ssize_t limit, ids):
+    """(parts, whole): the texts of the text nodes under ``node``, each with its
+    whitespace collapsed (" ".join(text.split())), the empty ones and those whose
+    parent's tag id is in ``ids`` left out, as long as they and a space each come to
+    ``limit`` characters at most; ``whole`` False where one more would pass it.
+    metadata read them through selectolax's traverse(), a Python node for every
+    node under a byline element: _dom_byline 0.022 -> 0.019 ms a page (mean of the
+    suites)."""
+    cdef bytearray table = _id_table(ids)
+    cdef const unsigned char *skip = table
+    cdef uc_node_t *start = _element(node)
+    cdef uc_node_t *cur = _next_in_order(start, start)
+    cdef uc_node_t *parent
+    cdef list parts = []
+    cdef Py_ssize_t size = 0
+    cdef str text
+    while cur != NULL:
+        if cur.type == LXB_DOM_NODE_TYPE_TEXT and not _blank_only(cur):
+            parent = cur.parent
+            if parent == NULL or not _skipped(parent, skip):
+                text = " ".join(_text(cur).split())
+                if text:
+                    size += len(text) + 1
+                    if size > limit:
+                        return parts, False
+                    parts.append(text)
+        cur = _next_in_order(cur, start)
+    return parts, True
 
 
 # ----------------------------------------------------- embedded sources and post kind
@@ -1458,10 +1604,15 @@ cdef bint _social_match(uc_node_t *node) noexcept:
     )
 
 
-def page_elements(LexborNode root):
-    """(metadata, embedded, social): the elements under ``root`` (itself included)
-    read before pruning, each list in document order and each element in it once, in
-    one walk of the page:
+# The byline elements metadata reads at most: the real byline sits near the top, and
+# a comment thread marks every commenter as an author.
+BYLINES_READ = 30
+
+
+def page_elements(LexborNode root, Py_ssize_t byline_limit=BYLINES_READ):
+    """(metadata, embedded, social, bylines): the elements under ``root`` (itself
+    included) read before pruning, each list in document order and each element in it
+    once, in one walk of the page:
 
     - metadata: those matching ``meta, head link[rel][href],
       script[type="application/ld+json" i], base[href], title, h1, h2, time[datetime],
@@ -1470,26 +1621,35 @@ def page_elements(LexborNode root):
       hundreds of <link rel="mw:..."> in the body, and the rels metadata reads
       (canonical, image_src) live in the head;
     - embedded: those that may hold an embedded body (see _embedded_match);
-    - social: those that say a page is a social post (see _social_match).
+    - social: those that say a page is a social post (see _social_match);
+    - bylines: the first ``byline_limit`` that look like a byline (see bylines()).
+      metadata walked the page a second time for them: 0.042 ms at the median suite
+      page, the walk of the three other lists 0.044.
 
     Each list is what lexbor's selector list finds (the lists returned an element
     once per selector it matched). metadata's list took 0.28 ms a page (mean of 699
     pages of both sets), the other two seven walks, 0.063 ms at the median news page."""
-    cdef list metadata = [], embedded = [], social = []
+    cdef list metadata = [], embedded = [], social = [], found_bylines = []
     parser = root.parser
     cdef uc_node_t *start = root.node
     cdef uc_node_t *node = start
     cdef bint quirks = start.owner_document != NULL and start.owner_document.compat_mode == QUIRKS
+    cdef Py_ssize_t byline_count = 0
+    cdef int words
     while node != NULL:
         if node.type == LXB_DOM_NODE_TYPE_ELEMENT:
-            if _metadata_match(node):
+            words = _class_words((<uc_element_t *> node).attr_class)
+            if _metadata_match(node, words):
                 metadata.append(_wrap(node, parser))
             if _embedded_match(node, quirks):
                 embedded.append(_wrap(node, parser))
             if _social_match(node):
                 social.append(_wrap(node, parser))
+            if byline_count < byline_limit and _byline_match(node, words):
+                found_bylines.append(_wrap(node, parser))
+                byline_count += 1
         node = _next_in_order(node, start)
-    return metadata, embedded, social
+    return metadata, embedded, social, found_bylines
 
 
 # ------------------------------------------------------------ metadata's head tags
@@ -1530,6 +1690,42 @@ cdef inline uc_node_t *_element(LexborNode node) except NULL:
     return node.node
 
 
+# The longest key read in place (_meta_keys); a longer one goes through str.
+cdef enum:
+    KEY_CHARS = 128
+
+
+cdef list _meta_keys(uc_attr_t *attr):
+    """The keys an attribute's value lists, as ``value.lower().replace(".",
+    ":").split()`` gives them (none for an absent or empty value): an ASCII value is
+    read in place, lowered, "." as ":", split at the whitespace str.split() splits it
+    at; any other through str. read_meta made three strings of each value through str
+    (_read_meta 0.018 -> 0.0145 ms a page, mean of the suites)."""
+    cdef const unsigned char *data
+    cdef size_t n, k = 0, start
+    cdef unsigned char c
+    cdef char token[KEY_CHARS]
+    cdef list keys = []
+    if attr == NULL or attr.value == NULL or attr.value.data == NULL or attr.value.length == 0:
+        return keys
+    data = attr.value.data
+    n = attr.value.length
+    while k < n:
+        while k < n and _ascii_space(data[k]):
+            k += 1
+        start = k
+        while k < n and not _ascii_space(data[k]):
+            c = data[k]
+            if c >= 0x80 or k - start >= KEY_CHARS:
+                value = PyUnicode_DecodeUTF8(<char *> data, n, "replace")
+                return value.lower().replace(".", ":").split()
+            token[k - start] = <char> (0x3A if c == 0x2E else _lower(c))
+            k += 1
+        if k > start:
+            keys.append(PyUnicode_DecodeASCII(token, k - start, NULL))
+    return keys
+
+
 def read_meta(list nodes, clean):
     """(by_property, by_name): for each <meta> of ``nodes`` with a content that
     ``clean`` leaves non-empty, its content under every key its ``property`` lists, and
@@ -1551,15 +1747,76 @@ def read_meta(list nodes, clean):
             if content is None:
                 continue
         for which in (PROPERTY_NAME, NAME_NAME, HTTP_EQUIV_NAME, ITEMPROP_NAME):
-            keys = _value(_plain_attribute(element, which))
-            if keys is None:
-                continue
             target = by_property if which == PROPERTY_NAME else by_name
-            for key in keys.lower().replace(".", ":").split():
+            for key in _meta_keys(_plain_attribute(element, which)):
                 if which == ITEMPROP_NAME:
                     key = "itemprop:" + key
                 target.setdefault(key, content)
     return by_property, by_name
+
+
+def meta_contents(list nodes, str name):
+    """The content ("" where empty or absent) of each <meta> of ``nodes`` whose
+    ``name`` is ``name`` (lowercase ASCII), ASCII case ignored, in their order: as
+    ``(attrs.get("name") or "").lower() == name`` finds them (no other character
+    lowers to one of an ASCII name's letters but "K", U+212A, which lowers to "k"; so
+    a name holding "k" is refused). Through selectolax's attribute dicts, one dict of
+    every attribute per <meta>, this took 0.011 ms at the median suite page."""
+    cdef bytes text = name.encode("ascii")
+    cdef list found = []
+    cdef LexborNode node
+    cdef uc_node_t *element
+    cdef uc_attr_t *attr
+    if not text or b"k" in text or text != text.lower():
+        raise ValueError(f"{name!r}: not a name this test reads as str.lower() would")
+    for node in nodes:
+        element = _element(node)
+        attr = _plain_attribute(element, NAME_NAME)
+        if attr == NULL or attr.value == NULL or attr.value.data == NULL:
+            continue
+        if attr.value.length == <size_t> len(text) and _same_lowered(attr.value.data, text, len(text)):
+            found.append(_value(_plain_attribute(element, CONTENT_NAME)) or "")
+    return found
+
+
+def class_words(*words):
+    """``words`` as named_around reads them: lowercase ASCII bytes, each checked to be
+    one its byte test finds where ``re.search`` finds it in a lowered class: no "i" at
+    its end, no "k", no whitespace (str.lower() turns only "İ" into an ASCII letter,
+    an "i" with a combining dot after it, and the Kelvin sign into "k")."""
+    cdef list checked = []
+    for word in words:
+        if (
+            not isinstance(word, str) or not word or not word.isascii() or word != word.lower()
+            or word.endswith("i") or "k" in word or any(c.isspace() for c in word)
+        ):
+            raise ValueError(f"{word!r}: not a word this test reads as str.lower() would")
+        checked.append(word.encode("ascii"))
+    return tuple(checked)
+
+
+def named_around(LexborNode node, tuple words, Py_ssize_t depth):
+    """Whether ``node`` or one of its nearest ancestors (``depth`` elements at most,
+    below <body>) has a class or an id that holds one of ``words`` (class_words),
+    ASCII case ignored: as ``re.search`` of the words in the lowered
+    ``f"{class} {id}"`` finds them. metadata read them through selectolax's attribute
+    dicts, one per ancestor: 0.016 ms a page (mean of the suites)."""
+    cdef uc_node_t *cur = _element(node)
+    cdef uc_element_t *element
+    cdef bytes word
+    cdef Py_ssize_t step
+    for step in range(depth):
+        if cur == NULL:
+            return False
+        if cur.type == LXB_DOM_NODE_TYPE_ELEMENT:
+            if cur.local_name == BODY_TAG or cur.local_name == HTML_TAG:
+                return False
+            element = <uc_element_t *> cur
+            for word in words:
+                if _contains(element.attr_class, word) or _contains(element.attr_id, word):
+                    return True
+        cur = cur.parent
+    return False
 
 
 def read_links(list nodes):
@@ -1632,14 +1889,6 @@ cdef bint _regex_contains(uc_attr_t *attr, const char *needle) noexcept:
     return False
 
 
-# The names of the grouped tags by lexbor's tag id (static ids: the same in every
-# document), as selectolax's node.tag names them.
-cdef dict _GROUP_NAMES = {
-    META_TAG: "meta", LINK_TAG: "link", SCRIPT_TAG: "script", BASE_TAG: "base",
-    TITLE_TAG: "title", H1_TAG: "h1", H2_TAG: "h2",
-}  # fmt: skip
-
-
 cdef inline bint _filled(uc_attr_t *attr) noexcept:
     """Whether the attribute is there with a non-empty value (attrs.get is truthy)."""
     return attr != NULL and attr.value != NULL and attr.value.data != NULL and attr.value.length > 0
@@ -1653,8 +1902,11 @@ def metadata_groups(list elements):
     others whose class matches metadata's date words (date, publish, posted; as its
     case-blind regex matches them). Each test is the one metadata's Python loop made
     on the element's attribute dict."""
-    cdef dict by_tag = {}
     cdef list marked = [], times = [], dated = []
+    # One list a tag, appended to by the tag's id: a dict lookup of the tag's name and
+    # of its list, per element (most of them <meta>): 0.015 -> 0.011 ms a page (mean of
+    # the suites).
+    cdef list metas = [], links = [], scripts = [], bases = [], titles = [], h1s = [], h2s = []
     cdef LexborNode wrapped
     cdef uc_node_t *node
     cdef uintptr_t tag
@@ -1677,17 +1929,23 @@ def metadata_groups(list elements):
             ):
                 dated.append(wrapped)
             if tag == SCRIPT_TAG:
-                if not _contains(_plain_attribute(node, TYPE_NAME), "ld+json"):
-                    continue
-            elif tag != BASE_TAG and tag != TITLE_TAG and tag != H1_TAG and tag != H2_TAG:
-                continue
-        name = _GROUP_NAMES[tag]
-        group = by_tag.get(name)
-        if group is None:
-            by_tag[name] = [wrapped]
+                if _contains(_plain_attribute(node, TYPE_NAME), "ld+json"):
+                    scripts.append(wrapped)
+            elif tag == BASE_TAG:
+                bases.append(wrapped)
+            elif tag == TITLE_TAG:
+                titles.append(wrapped)
+            elif tag == H1_TAG:
+                h1s.append(wrapped)
+            elif tag == H2_TAG:
+                h2s.append(wrapped)
+        elif tag == META_TAG:
+            metas.append(wrapped)
         else:
-            (<list> group).append(wrapped)
-    return by_tag, marked, times, dated
+            links.append(wrapped)
+    groups = (metas, links, scripts, bases, titles, h1s, h2s)
+    names = ("meta", "link", "script", "base", "title", "h1", "h2")
+    return {name: group for name, group in zip(names, groups) if group}, marked, times, dated
 
 # ------------------------------------------------------------------ prune's judgements
 #

@@ -39,10 +39,16 @@ def _unwrap(text: str) -> str:
     return text
 
 
+# json.loads(text, strict=False) made a decoder for each script (its keyword makes
+# one); this one decodes the same way: a BOM, which json.loads refuses with a
+# ValueError of its own, it refuses with another.
+_DECODER = json.JSONDecoder(strict=False)
+
+
 def _parse_json_lenient(text: str) -> Any:
     """``json.loads`` that survives the usual hand-written JSON-LD damage, else ``None``."""
     try:
-        return json.loads(text, strict=False)
+        return _DECODER.decode(text)
     except RecursionError:  # absurd nesting: no cleanup will make it usable
         return None
     except ValueError:
@@ -51,7 +57,7 @@ def _parse_json_lenient(text: str) -> Any:
     cleaned = _CONTROL_RE.sub(" ", cleaned)
     cleaned = _TRAILING_COMMA_RE.sub(r"\1", cleaned).strip().rstrip(";")
     try:
-        return json.loads(cleaned, strict=False)
+        return _DECODER.decode(cleaned)
     except (ValueError, RecursionError):
         return None
 
@@ -92,7 +98,7 @@ def _read_json_ld(nodes: Iterable[LexborNode]) -> tuple[list[dict[str, Any]], fr
         if text and text.strip():
             _flatten_ld(_parse_json_lenient(text), objects)
             for value in _LD_TYPE_RE.findall(text):
-                names.update(name.lower() for name in _LD_NAME_RE.findall(value))
+                names.update(map(str.lower, _LD_NAME_RE.findall(value)))
     return objects, frozenset(names)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from unchrome._native._dom import metadata_groups, page_elements, read_links
+from unchrome._native._dom import meta_contents, metadata_groups, page_elements, read_links
 from unchrome.metadata.author import _pick_authors
 from unchrome.metadata.common import _clean, _first, _node_text, _read_meta, _Resolver
 from unchrome.metadata.dates import _H2_READ, _headline, _pick_dates
@@ -62,26 +62,33 @@ _IMAGE_KEYS = (
 
 
 def extract_metadata(
-    tree: LexborHTMLParser, url: str | None = None, elements: list[LexborNode] | None = None
+    tree: LexborHTMLParser,
+    url: str | None = None,
+    elements: list[LexborNode] | None = None,
+    bylines: list[LexborNode] | None = None,
 ) -> Metadata:
     """Collect page metadata from meta tags, JSON-LD, links and a few DOM hints.
 
     ``tree`` must be the full page before any pruning. ``url`` is the page address, used
     to resolve relative image/canonical URLs and to recognise the site's name in titles.
-    ``elements``: the page's elements metadata reads (_dom.page_elements' first list),
-    where the caller walked the page for them already.
+    ``elements`` and ``bylines``: the page's elements metadata reads and its byline
+    elements (_dom.page_elements' first and last lists), where the caller walked the
+    page for them already (both, or the page is walked again for them).
     Never raises: on unexpected input the affected fields are simply ``None``.
     """
     try:
-        if elements is None:
+        if elements is None or bylines is None:
             root = tree.root
-            elements = page_elements(root)[0] if root is not None else []
-        return _extract(tree, url, elements)
+            found = page_elements(root) if root is not None else ([], [], [], [])
+            elements, bylines = found[0], found[3]
+        return _extract(tree, url, elements, bylines)
     except Exception:  # metadata is best-effort; a broken page must not fail extraction
         return Metadata()
 
 
-def _extract(tree: LexborHTMLParser, url: str | None, elements: list[LexborNode]) -> Metadata:
+def _extract(
+    tree: LexborHTMLParser, url: str | None, elements: list[LexborNode], bylines: list[LexborNode]
+) -> Metadata:
     # The elements metadata reads (_dom.page_elements: the head's tags, JSON-LD, h1/h2,
     # dated elements) sorted by what they are, in document order: by tag (<meta>,
     # <link>, JSON-LD, <base>, <title>, <h1>, <h2>); explicit datePublished / pubdate
@@ -135,13 +142,8 @@ def _extract(tree: LexborHTMLParser, url: str | None, elements: list[LexborNode]
     )
     canonical = resolve(links.get("canonical") or metas.get("og:url"))
 
-    metas_nodes = by_tag.get("meta", [])
-    citation_authors = [
-        node.attributes.get("content") or ""
-        for node in metas_nodes
-        if (node.attributes.get("name") or "").lower() == "citation_author"
-    ]
-    authors = _pick_authors(tree, metas, ld, citation_authors, site_keys, headline)
+    citation_authors = meta_contents(by_tag.get("meta", []), "citation_author")
+    authors = _pick_authors(bylines, metas, ld, citation_authors, site_keys, headline)
 
     return Metadata(
         title=title,

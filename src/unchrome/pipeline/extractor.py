@@ -211,12 +211,12 @@ class Extractor:
 
             tree = parse(markup)  # 4
             deadline.check("parse")
-            # One walk for the elements read before pruning: metadata's, the embedded
-            # bodies' and the signs of a social post.
-            elements, embedded_elements, social = (
-                page_elements(tree.root) if tree.root is not None else ([], [], [])
+            # One walk for the elements read before pruning: metadata's (and its
+            # bylines'), the embedded bodies' and the signs of a social post.
+            elements, embedded_elements, social, bylines = (
+                page_elements(tree.root) if tree.root is not None else ([], [], [], [])
             )
-            meta = metadata.extract_metadata(tree, url, elements)
+            meta = metadata.extract_metadata(tree, url, elements, bylines)
             shape = classify.detect_kind(meta.og_type, tree, meta.ld_type_names, social)
             kind = kinds.page_kind(meta, url, shape)
             base_url = _base_url(meta.base_href, url)
