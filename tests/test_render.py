@@ -154,3 +154,47 @@ def test_a_link_the_chrome_also_holds_is_in_the_stories_media_lists() -> None:
     assert "Our guide" not in result.html
     assert "https://news.example/guide" in [link.url for link in result.links]
     assert "https://news.example/guide.png" in [image.url for image in result.images]
+
+
+def _holders_in_python(blocks: list, keep: list[bool], root: object) -> tuple[set[int], ...]:
+    """render.html's reading of the blocks before block_holders compiled it."""
+    kept_ids: set[int] = set()
+    dropped_ids: set[int] = set()
+    holds_kept = {root.mem_id}  # type: ignore[attr-defined]
+    holds_dropped = {root.mem_id}  # type: ignore[attr-defined]
+    for block, kept in zip(blocks, keep, strict=True):
+        ids, holds = (kept_ids, holds_kept) if kept else (dropped_ids, holds_dropped)
+        for node in block.nodes:
+            ids.add(node.mem_id)
+            if not kept and node.tag == "-text" and node.text_content.isspace():
+                continue
+            parent = node.parent
+            while parent is not None and parent.mem_id not in holds:
+                holds.add(parent.mem_id)
+                parent = parent.parent
+    return kept_ids, dropped_ids, holds_kept, holds_dropped
+
+
+def test_compiled_block_holders_read_the_blocks_as_the_python_walk_did() -> None:
+    from unchrome._native._dom import block_holders
+
+    html = (
+        "<html><body><div id='w'><article><h1>Title</h1><p>First <b>bold</b> words.</p>"
+        "<ul><li>One</li><li>\u00a0\u2003</li><li>Two <a href='/x'>link</a></li></ul>"
+        "<pre>code\n  line</pre><table><tr><td>a</td><td>b</td></tr></table>"
+        "<p>Caf\u00e9 \u4e2d\u6587</p><div> <span>\u3000</span> </div>"
+        # Whitespace between inline elements: ASCII, and not (a no-break space).
+        "<p>Alpha <b>beta</b>\n\u00a0<i>gamma</i> <em>delta</em>\u3000<u>eps</u></p></article>"
+        "<aside><p>Side words here.</p></aside></div></body></html>"
+    )
+    seg = segment(LexborHTMLParser(html).body)
+    root = seg.nodes[0]
+    for keep in (
+        [True] * len(seg.blocks),
+        [False] * len(seg.blocks),
+        [i % 2 == 0 for i in range(len(seg.blocks))],
+        [i % 3 == 1 for i in range(len(seg.blocks))],
+    ):
+        assert block_holders(seg.blocks, keep, root) == _holders_in_python(seg.blocks, keep, root)
+    with pytest.raises(ValueError):
+        block_holders(seg.blocks, [True], root)

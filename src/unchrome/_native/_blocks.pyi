@@ -1,6 +1,6 @@
 import numpy as np
 
-from unchrome.pipeline.segment import Block
+from unchrome.pipeline.segmentation import Block
 
 def element_sums(
     blocks: list[Block], elements: int, card_flag: int

@@ -2,7 +2,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from unchrome.pipeline.segment import Block
+from unchrome.pipeline.segmentation import Block
 
 STOPWORDS: frozenset[str]
 STATS_SAMPLE_CHARS: int

@@ -2,7 +2,7 @@ from collections.abc import Callable
 from typing import Any
 
 from unchrome.pipeline.parse import LexborNode
-from unchrome.pipeline.segment import Segmentation, Vocabulary
+from unchrome.pipeline.segmentation import Block, Segmentation, Vocabulary
 
 SELECTOLAX_VERSION: str
 
@@ -78,3 +78,6 @@ def hidden_attributes(
 ) -> tuple[bool, str | None, str | None, str | None, str | None, str | None]: ...
 def neighbour_text(node: LexborNode) -> str: ...
 def first_heading(node: LexborNode) -> LexborNode | None: ...
+def block_holders(
+    blocks: list[Block], keep: list[bool], root: LexborNode
+) -> tuple[set[int], set[int], set[int], set[int]]: ...

@@ -2162,3 +2162,50 @@ def first_heading(LexborNode node):
                 return _wrap(current, node.parser)
         current = _next_in_order(current, start)
     return None
+
+
+# ------------------------------------------------------------ the HTML rendering's holders
+
+
+def block_holders(list blocks, list keep, LexborNode root):
+    """What render.html reads of the blocks before its walk: the ``mem_id``s of the
+    kept blocks' nodes and of the dropped ones' (two sets), and of the elements, from a
+    node's parent up to ``root``, that hold a kept block's node and that hold a dropped
+    block's text (two more sets, ``root`` in both). A dropped block's text node of
+    whitespace alone holds no text.
+
+    In Python each node's parent, tag and text were selectolax objects and strings made
+    for the look: the HTML rendering at the median WCXB dev page took 1.40 / 1.38 ms
+    with it, 1.34 / 1.32 ms with this (two alternated runs, every third page).
+    """
+    if len(blocks) != len(keep):
+        raise ValueError("one keep flag per block")
+    cdef size_t root_mem = <size_t> root.node
+    cdef set kept_ids = set(), dropped_ids = set()
+    cdef set holds_kept = {root_mem}, holds_dropped = {root_mem}
+    cdef set ids, holds
+    cdef LexborNode node
+    cdef uc_node_t *parent
+    cdef Py_ssize_t i
+    cdef bint kept
+    for i in range(len(blocks)):
+        kept = keep[i]
+        ids, holds = (kept_ids, holds_kept) if kept else (dropped_ids, holds_dropped)
+        for item in blocks[i].nodes:
+            node = <LexborNode?> item
+            ids.add(<size_t> node.node)
+            if not kept and node.node.local_name == TEXT_TAG and _whitespace(node.node):
+                continue
+            # Blocks share their ancestors: each is looked at once.
+            parent = node.node.parent
+            while parent != NULL and (<size_t> parent) not in holds:
+                holds.add(<size_t> parent)
+                parent = parent.parent
+    return kept_ids, dropped_ids, holds_kept, holds_dropped
+
+
+cdef bint _whitespace(uc_node_t *node) except -1:
+    """Whether a text node's text is whitespace to str.isspace (text_content.isspace())."""
+    if _blank_only(node):
+        return True
+    return _text(node).isspace()

@@ -1,7 +1,7 @@
 import numpy as np
 
 from unchrome.pipeline.score import Aggregate
-from unchrome.pipeline.segment import Block
+from unchrome.pipeline.segmentation import Block
 from unchrome.pipeline.select import Selection
 
 BLOCK_FEATURES: tuple[str, ...]

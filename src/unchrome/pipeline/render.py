@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from html import escape, unescape
 
 from unchrome._native._blocktext import word_count
-from unchrome._native._dom import AttributeNames, class_and_id, write_html
+from unchrome._native._dom import AttributeNames, block_holders, class_and_id, write_html
 from unchrome.pipeline.parse import LexborNode
 from unchrome.pipeline.segmentation import CHROME_NAMES, FLAG_ROW, Block
 from unchrome.pipeline.select import LAYOUT_CELL_CHARS, Content, html_root
@@ -209,35 +209,24 @@ def html(
     media = MediaLists()
     if root_id < 0:
         return "", media
-    root_mem = seg.nodes[root_id].mem_id
-    kept_ids: set[int] = set()
-    dropped_ids: set[int] = set()
-    # The elements up to the written root that hold a kept block's node, and those that
-    # hold a dropped block's text (its whitespace is none: the walk writes it as it is).
-    holds_kept: set[int] = {root_mem}
-    holds_dropped: set[int] = {root_mem}
+    root = seg.nodes[root_id]
+    keep = content.keep.tolist()
+    # The nodes of the kept blocks and of the dropped ones, and the elements up to the
+    # written root that hold a kept block's node and those that hold a dropped block's
+    # text (its whitespace is none: the walk writes it as it is).
+    kept_ids, dropped_ids, holds_kept, holds_dropped = block_holders(seg.blocks, keep, root)
     data_tables: set[int] = set()
     # Headings and list items: blocks a link or an inline element cannot hold in Markdown.
     wrapped: list[LexborNode] = []
-    for block, keep in zip(seg.blocks, content.keep.tolist(), strict=True):
-        ids, holds = (kept_ids, holds_kept) if keep else (dropped_ids, holds_dropped)
-        for node in block.nodes:
-            ids.add(node.mem_id)
-            if not keep and node.tag == "-text" and node.text_content.isspace():
-                continue
-            parent = node.parent
-            # Blocks share their ancestors: each is looked at once.
-            while parent is not None and parent.mem_id not in holds:
-                holds.add(parent.mem_id)
-                parent = parent.parent
+    for block, kept in zip(seg.blocks, keep, strict=True):
         if block.flags & FLAG_ROW:
             data_tables.add(seg.nodes[block.owner].mem_id)
-        elif keep and (block.kind in HEADINGS or block.kind == "li"):
+        elif kept and (block.kind in HEADINGS or block.kind == "li"):
             wrapped.append(seg.nodes[block.owner])
     writer = _Writer(base_url, kept_ids, dropped_ids, data_tables, max_depth)
-    writer.wrappers = _block_wrappers(wrapped, root_mem)
+    writer.wrappers = _block_wrappers(wrapped, root.mem_id)
     writer.holds_kept, writer.holds_dropped = holds_kept, holds_dropped
-    markup = writer.write(seg.nodes[root_id])
+    markup = writer.write(root)
     for bucket, item in writer.media:
         getattr(media, bucket).append(item)
     return markup, media
