@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborNode
 
 from unchrome._native._dom import byline_texts, bylines, itemprop, texts_after
 from unchrome.metadata.common import _clean, _hint, _looks_like_url, _tag_ids
-from unchrome.metadata.dates import _MONTH_ALT
+from unchrome.metadata.dates import _MONTH_ALT, _NO_TEXT_IDS
 from unchrome.metadata.jsonld import _LD, ld_types
 from unchrome.metadata.title import _matches_site
 
@@ -453,7 +453,6 @@ _PRINTED_BY_RE = re.compile(
 )
 _BYLINE_READ_CHARS = 300
 _BYLINE_STEPS = 120
-_NO_TEXT_IDS = _tag_ids("script", "style", "noscript", "template", "svg", "select", "head")
 _BYLINE_LINE_CHARS = 80
 
 

@@ -45,10 +45,11 @@ CHROME_NAMES = re.compile(rf"(?:^|[^a-z0-9])(?:{CHROME_WORDS})(?:$|[^a-z0-9])", 
 # pattern that starts with a character class, which sre scans for instead of trying
 # every position (a miss cost ~13 us with the pattern above; see prune._names_verdict),
 # its words grouped by their first letter (rules.names.by_first_letter).
-_CHROME_NAMES_ASCII = re.compile(rf"[^a-z0-9](?:{by_first_letter(CHROME_WORDS)})(?:$|[^a-z0-9])")
+_CHROME_GROUPED = by_first_letter(CHROME_WORDS)
+_CHROME_NAMES_ASCII = re.compile(rf"[^a-z0-9](?:{_CHROME_GROUPED})(?:$|[^a-z0-9])")
 # Chrome or, failing it, the body of a post, in one search (see _named_ascii).
 _CHROME_OR_BODY = re.compile(
-    rf"[^a-z0-9](?P<chrome>{by_first_letter(CHROME_WORDS)})(?:$|[^a-z0-9])"
+    rf"[^a-z0-9](?P<chrome>{_CHROME_GROUPED})(?:$|[^a-z0-9])"
     rf"|\s(?P<body>{BODY_WORDS})(?:\s|$)"
 )
 
