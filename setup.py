@@ -25,7 +25,16 @@ setup(
                 include_dirs=["third_party/lexbor"],
                 extra_compile_args=["-O3"],
             )
-            for name in ("_dom", "_markup", "_blocks", "_blocktext", "_features", "_trees", "_select")
+            for name in (
+                "_arrays",
+                "_dom",
+                "_markup",
+                "_blocks",
+                "_blocktext",
+                "_features",
+                "_trees",
+                "_select",
+            )
         ],
         language_level=3,
     )

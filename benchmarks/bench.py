@@ -657,8 +657,8 @@ def _kept_single_row_tables(trace: Any) -> int:
     content = trace.content
     if content is None:
         return 0
-    rows: dict[int, list[bool]] = {}
-    for block, keep in zip(content.seg.blocks, content.keep.tolist(), strict=True):
+    rows: dict[int, list[int]] = {}
+    for block, keep in zip(content.seg.blocks, content.keep, strict=True):
         if block.kind == "table" and block.nodes and block.nodes[0].tag == "tr":
             rows.setdefault(block.owner, []).append(keep)
     return sum(len(kept) == 1 and kept[0] for kept in rows.values())

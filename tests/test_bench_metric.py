@@ -556,6 +556,7 @@ def test_loco_system_extracts_each_page_with_the_model_trained_without_its_sourc
             packaged.trees.feature,
             packaged.trees.border,
             packaged.trees.leaves,
+            packaged.trees.depth,
             packaged.trees.bias + 100.0,
             packaged.trees.scale,
         ),
@@ -594,11 +595,12 @@ def _write_model(model, path: Path) -> None:  # type: ignore[no-untyped-def]
         "drop_below": model.drop_below, "drop_structured_below": model.drop_structured_below,
         "add_above": model.add_above, "names": model.names,
     }  # fmt: skip
+    shape = (trees.trees, trees.depth)
     np.savez(
         path,
-        feature=trees.feature.astype(np.int32),
-        border=trees.border,
-        leaves=trees.leaves.astype(np.float32),
+        feature=np.array(trees.feature, dtype=np.int32).reshape(shape),
+        border=np.array(trees.border, dtype=np.float32).reshape(shape),
+        leaves=np.array(trees.leaves, dtype=np.float32).reshape(trees.trees, 1 << trees.depth),
         meta=np.frombuffer(json_module.dumps(meta).encode(), dtype=np.uint8),
     )
 

@@ -7,8 +7,11 @@ import contextlib
 import dataclasses
 import io
 import json
+import zipfile
+from array import array
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -22,6 +25,46 @@ from unchrome.model.policy import adapt_drop_thresholds, decide, expected_f1
 from unchrome.model.trees import ObliviousTrees
 from unchrome.pipeline import render, score, segment, segmentation, select
 from unchrome.pipeline.extractor import Trace
+
+
+def mask(values) -> bytearray:  # type: ignore[no-untyped-def]
+    """A mask as the pipeline holds one (see _arrays): a byte of 0 or 1 per item."""
+    return bytearray(bool(v) for v in values)
+
+
+def doubles(values) -> array:  # type: ignore[no-untyped-def]
+    return array("d", [float(v) for v in values])
+
+
+def bools(values) -> list[bool]:  # type: ignore[no-untyped-def]
+    return [bool(v) for v in values]
+
+
+def full_matrix(flat: array, blocks: int) -> np.ndarray:
+    """features()'s feature-major flat float32 array as a (blocks, features) matrix."""
+    values = np.frombuffer(flat, dtype=np.float32)
+    return values.reshape(-1, blocks).T.copy() if blocks else values.reshape(0, 0)
+
+
+def feature_matrix(  # type: ignore[no-untyped-def]
+    seg, agg, sel, ctx, vocab, columns=None, rows=None
+) -> np.ndarray:
+    """features() as a numpy matrix: (columns, blocks) with ``columns`` (as inference
+    reads it), else (blocks, features) (as the training tool reads it)."""
+    count = len(seg.blocks) if rows is None else len(rows)
+    flat = features.features(
+        seg,
+        agg,
+        sel,
+        ctx,
+        vocab,
+        columns=None if columns is None else array("q", [int(c) for c in columns]),
+        rows=None if rows is None else [int(r) for r in rows],
+    )
+    width = len(features.feature_names(vocab)) if columns is None else len(columns)
+    matrix = np.frombuffer(flat, dtype=np.float32).reshape(width, count)
+    return matrix.copy() if columns is not None else matrix.T.copy()
+
 
 STORY = [
     f"Paragraph {i} of the story tells what the council decided on Monday evening, "
@@ -146,7 +189,8 @@ def test_aggregate_counts_sum_the_blocks_each_element_holds():
     assert agg.chars[ids["nav"]] == len("Home News")
     assert agg.chars[0] == agg.chars[ids["nav"]] + agg.chars[ids["story"]]
     # A share can never pass 1: numerator and denominator come from the same blocks.
-    assert np.all(agg.a_chars <= agg.chars) and np.all(agg.p_chars <= agg.chars)
+    assert all(a <= c for a, c in zip(agg.a_chars, agg.chars, strict=True))
+    assert all(p <= c for p, c in zip(agg.p_chars, agg.chars, strict=True))
 
 
 def test_selection_picks_the_story_over_the_link_list():
@@ -180,56 +224,57 @@ def test_html_keeps_a_blockless_image_beside_a_single_kept_paragraph():
 
 
 def test_decide_keeps_the_selection_unless_the_model_is_sure():
-    probs = np.array([0.9, 0.35, 0.1, 0.65, 0.95])
-    region = np.array([True, True, True, False, False])
-    chars = np.full(5, 100.0)
-    keep = decide(probs, region, chars, drop_below=0.3, add_above=0.8)
+    probs = doubles([0.9, 0.35, 0.1, 0.65, 0.95])
+    region = mask([True, True, True, False, False])
+    chars = doubles([100.0] * 5)
+    keep = decide(probs, region, chars, drop_below=doubles([0.3] * 5), add_above=0.8)
     # Inside: dropped only below 0.3. Outside: added only from 0.8.
-    assert keep.tolist() == [True, True, False, False, True]
+    assert bools(keep) == [True, True, False, False, True]
 
 
 def test_decide_falls_back_to_the_selection_when_the_model_keeps_too_little():
-    probs = np.array([0.1, 0.1, 0.1, 0.9])
-    region = np.array([True, True, True, False])
-    chars = np.array([500.0, 500.0, 500.0, 50.0])
-    keep = decide(probs, region, chars, drop_below=0.3, add_above=0.8)
-    assert keep.tolist() == region.tolist()
+    probs = doubles([0.1, 0.1, 0.1, 0.9])
+    region = mask([True, True, True, False])
+    chars = doubles([500.0, 500.0, 500.0, 50.0])
+    keep = decide(probs, region, chars, drop_below=doubles([0.3] * 4), add_above=0.8)
+    assert keep == region
 
 
 def test_decide_trusts_the_model_when_it_is_sure_of_part_of_the_selection():
     # A product description the model is sure of, inside a selection that also holds
     # a carousel of related items three times its size: the carousel goes, although
     # the model keeps less than half of the selection.
-    probs = np.array([0.95, 0.9, 0.1, 0.1, 0.1])
-    region = np.ones(5, dtype=bool)
-    chars = np.array([300.0, 200.0, 500.0, 500.0, 500.0])
-    keep = decide(probs, region, chars, drop_below=0.6, add_above=0.8)
-    assert keep.tolist() == [True, True, False, False, False]
+    probs = doubles([0.95, 0.9, 0.1, 0.1, 0.1])
+    region = mask([True] * 5)
+    chars = doubles([300.0, 200.0, 500.0, 500.0, 500.0])
+    keep = decide(probs, region, chars, drop_below=doubles([0.6] * 5), add_above=0.8)
+    assert bools(keep) == [True, True, False, False, False]
     # Only doubtful keeps (p below the confident level): the selection stands.
-    unsure = decide(np.array([0.7, 0.7, 0.1, 0.1, 0.1]), region, chars, 0.6, 0.8)
-    assert unsure.tolist() == region.tolist()
+    unsure = decide(doubles([0.7, 0.7, 0.1, 0.1, 0.1]), region, chars, doubles([0.6] * 5), 0.8)
+    assert unsure == region
     # Sure of one block outside the selection and of nothing inside it: the page is
     # unlike the model's, and the selection stands.
     outside = decide(
-        np.array([0.1, 0.1, 0.1, 0.95]),
-        np.array([True, True, True, False]),
-        np.array([500.0, 500.0, 500.0, 400.0]),
-        0.3,
+        doubles([0.1, 0.1, 0.1, 0.95]),
+        mask([True, True, True, False]),
+        doubles([500.0, 500.0, 500.0, 400.0]),
+        doubles([0.3] * 4),
         0.8,
     )
-    assert outside.tolist() == [True, True, True, False]
+    assert bools(outside) == [True, True, True, False]
 
 
 def test_decide_with_a_favor_shift_keeps_a_subset_or_a_superset():
-    probs = np.array([0.9, 0.55, 0.7, 0.45, 0.75, 0.5])
-    region = np.array([True, True, True, True, False, False])
-    chars = np.full(6, 100.0)
-    balanced = decide(probs, region, chars, drop_below=0.6, add_above=0.6)
-    precise = decide(probs, region, chars, drop_below=0.6, add_above=0.6, shift=0.2)
-    recalled = decide(probs, region, chars, drop_below=0.6, add_above=0.6, shift=-0.2)
-    assert balanced.tolist() == [True, False, True, False, True, False]
-    assert precise.tolist() == [True, False, False, False, False, False]
-    assert recalled.tolist() == [True, True, True, True, True, True]
+    probs = doubles([0.9, 0.55, 0.7, 0.45, 0.75, 0.5])
+    region = mask([True, True, True, True, False, False])
+    chars = doubles([100.0] * 6)
+    floors = doubles([0.6] * 6)
+    balanced = decide(probs, region, chars, drop_below=floors, add_above=0.6)
+    precise = decide(probs, region, chars, drop_below=floors, add_above=0.6, shift=0.2)
+    recalled = decide(probs, region, chars, drop_below=floors, add_above=0.6, shift=-0.2)
+    assert bools(balanced) == [True, False, True, False, True, False]
+    assert bools(precise) == [True, False, False, False, False, False]
+    assert bools(recalled) == [True, True, True, True, True, True]
 
 
 # --------------------------------------------------------------------- story end
@@ -254,7 +299,7 @@ def test_story_end_cuts_teasers_and_their_heading_after_the_story():
         *(block(t, kind="h3", linked=True) for t in TEASERS),
         block("A one-line summary of the rail strike teaser, which ends a sentence."),
     ]
-    keep = policy.story_end(blocks, np.ones(len(blocks), dtype=bool))
+    keep = policy.story_end(blocks, mask([True] * len(blocks)))
     kept = [b.text for b, k in zip(blocks, keep, strict=True) if k]
     # The story and its sign-off stay; the heading and every card after it go.
     assert kept == [*STORY[:3], "(END)"]
@@ -262,24 +307,24 @@ def test_story_end_cuts_teasers_and_their_heading_after_the_story():
 
 def test_story_end_leaves_what_the_model_is_sure_of():
     blocks = [*(block(p) for p in STORY[:3]), *(block(t, kind="h3", linked=True) for t in TEASERS)]
-    keep = np.ones(len(blocks), dtype=bool)
-    probs = np.array([0.9, 0.9, 0.9, 0.95, 0.2, 0.5])
+    keep = mask([True] * len(blocks))
+    probs = doubles([0.9, 0.9, 0.9, 0.95, 0.2, 0.5])
     kept = policy.story_end(blocks, keep, probs)
-    assert kept.tolist() == [True, True, True, True, False, False]
+    assert bools(kept) == [True, True, True, True, False, False]
 
 
 def test_story_end_leaves_a_listing_with_one_paragraph_of_introduction():
     blocks = [block(STORY[0]), *(block(t, kind="li", linked=True) for t in TEASERS * 4)]
-    keep = np.ones(len(blocks), dtype=bool)
-    assert policy.story_end(blocks, keep).all()
+    keep = mask([True] * len(blocks))
+    assert all(policy.story_end(blocks, keep))
 
 
 def test_story_end_leaves_links_inside_the_story_and_a_story_without_teasers():
     inside = [block(STORY[0]), block(TEASERS[0], linked=True), *(block(p) for p in STORY[1:4])]
-    keep = np.ones(len(inside), dtype=bool)
-    assert policy.story_end(inside, keep).all()
+    keep = mask([True] * len(inside))
+    assert all(policy.story_end(inside, keep))
     plain = [*(block(p) for p in STORY[:4]), block("Photo: the reading room", kind="figcaption")]
-    assert policy.story_end(plain, np.ones(len(plain), dtype=bool)).all()
+    assert all(policy.story_end(plain, mask([True] * len(plain))))
 
 
 def test_an_article_page_ends_with_its_story_not_with_the_ranking_under_it():
@@ -306,7 +351,7 @@ def test_a_listing_keeps_the_items_the_model_is_unsure_of_where_an_article_drops
     monkeypatch.setattr(policy, "adapt_drop_thresholds", lambda drop, probs, chars: drop)
 
     def probabilities(self, seg, agg, sel, ctx, rows=None):  # type: ignore[no-untyped-def]
-        return np.array([0.55 if b.text.startswith("Oak shelf") else 0.99 for b in seg.blocks])
+        return doubles(0.55 if b.text.startswith("Oak shelf") else 0.99 for b in seg.blocks)
 
     monkeypatch.setattr(blockmodel.BlockModel, "probabilities", probabilities)
     intro = " ".join(STORY[:2])
@@ -339,50 +384,75 @@ def test_expected_f1_is_the_best_over_every_set_of_blocks():
         weights = rng.integers(1, 400, 7).astype(float)
         total = (probs * weights).sum()
         best = 0.0
-        for mask in range(1, 1 << 7):
-            kept = np.array([(mask >> i) & 1 for i in range(7)], dtype=bool)
+        for subset in range(1, 1 << 7):
+            kept = np.array([(subset >> i) & 1 for i in range(7)], dtype=bool)
             best = max(best, 2 * (probs * weights)[kept].sum() / (weights[kept].sum() + total))
-        assert expected_f1(probs, weights) == pytest.approx(best)
-    assert expected_f1(np.array([1.0, 0.0]), np.array([100.0, 50.0])) == pytest.approx(1.0)
-    assert expected_f1(np.zeros(3), np.ones(3)) == 0.0
+        assert expected_f1(doubles(probs), doubles(weights)) == pytest.approx(best)
+    assert expected_f1(doubles([1.0, 0.0]), doubles([100.0, 50.0])) == pytest.approx(1.0)
+    assert expected_f1(doubles([0.0] * 3), doubles([1.0] * 3)) == 0.0
+
+
+def numpy_expected_f1(probs: np.ndarray, weights: np.ndarray) -> float:
+    """policy.expected_f1 as numpy computed it when the thresholds were measured."""
+    mass = probs * weights
+    total = float(mass.sum())
+    if total <= 0.0:
+        return 0.0
+    order = np.argsort(-probs, kind="stable")
+    return float((2.0 * np.cumsum(mass[order]) / (np.cumsum(weights[order]) + total)).max())
+
+
+@pytest.mark.parametrize("n", [1, 5, 8, 9, 40, 127, 128, 129, 300, 1000])
+def test_compiled_expected_f1_is_numpys_to_the_bit(n):
+    # Its sums in numpy's order (pairwise for the total, ties of p in place), so the
+    # thresholds move on every page as they did when they were measured.
+    rng = np.random.default_rng(n)
+    for _ in range(20):
+        # Probabilities with ties, sizes of blocks (whole numbers of characters).
+        probs = np.round(rng.random(n), 2)
+        weights = rng.integers(1, 2000, n).astype(float)
+        got = expected_f1(doubles(probs), doubles(weights))
+        assert got == numpy_expected_f1(probs, weights)
 
 
 def test_an_unsure_page_keeps_more_of_its_selection_and_a_sure_one_less():
-    region = np.ones(4, dtype=bool)
-    chars = np.full(4, 200.0)
-    base = np.full(4, 0.6)
+    region = mask([True] * 4)
+    chars = doubles([200.0] * 4)
+    base = doubles([0.6] * 4)
     # The model is lukewarm about the whole page: a paragraph at 0.5, dropped under the
     # fixed threshold, stays.
-    unsure = np.array([0.7, 0.7, 0.7, 0.5])
-    assert decide(unsure, region, chars, base, 0.6).tolist() == [True, True, True, False]
+    unsure = doubles([0.7, 0.7, 0.7, 0.5])
+    assert bools(decide(unsure, region, chars, base, 0.6)) == [True, True, True, False]
     adapted = adapt_drop_thresholds(base, unsure, chars)
-    assert (adapted < base).all()
-    assert decide(unsure, region, chars, adapted, 0.6).tolist() == [True, True, True, True]
+    assert all(a < b for a, b in zip(adapted, base, strict=True))
+    assert bools(decide(unsure, region, chars, adapted, 0.6)) == [True, True, True, True]
     # Sure of the page: a block at 0.65 that would pass the fixed threshold goes.
-    sure = np.array([0.99, 0.99, 0.99, 0.65])
+    sure = doubles([0.99, 0.99, 0.99, 0.65])
     adapted = adapt_drop_thresholds(base, sure, chars)
-    assert (adapted > base).all()
-    assert decide(sure, region, chars, adapted, 0.6).tolist() == [True, True, True, False]
-    assert decide(sure, region, chars, base, 0.6).tolist() == [True, True, True, True]
+    assert all(a > b for a, b in zip(adapted, base, strict=True))
+    assert bools(decide(sure, region, chars, adapted, 0.6)) == [True, True, True, False]
+    assert bools(decide(sure, region, chars, base, 0.6)) == [True, True, True, True]
     # Nothing to go on (no probability computed): the thresholds stay.
-    assert adapt_drop_thresholds(base, np.zeros(4), chars).tolist() == base.tolist()
+    assert adapt_drop_thresholds(base, doubles([0.0] * 4), chars) == base
 
 
 # ------------------------------------------------------------------ tree inference
 
 
-def reference_raw(trees: ObliviousTrees, x: np.ndarray) -> np.ndarray:
+def reference_raw(
+    feature: np.ndarray, border: np.ndarray, leaves: np.ndarray, scale: float, bias: float, x
+) -> np.ndarray:
     """Row by row, split by split, the way CatBoost documents oblivious trees."""
     out = np.zeros(len(x))
     for row in range(len(x)):
         total = 0.0
-        for t in range(trees.feature.shape[0]):
+        for t in range(feature.shape[0]):
             leaf = 0
-            for d in range(trees.feature.shape[1]):
-                if x[row, trees.feature[t, d]] > trees.border[t, d]:
+            for d in range(feature.shape[1]):
+                if x[row, feature[t, d]] > border[t, d]:
                     leaf |= 1 << d
-            total += trees.leaves[t, leaf]
-        out[row] = total * trees.scale + trees.bias
+            total += leaves[t, leaf]
+        out[row] = total * scale + bias
     return out
 
 
@@ -391,19 +461,74 @@ def test_compiled_trees_match_the_reference_walk(depth):
     # The same comparisons in float32 and the same sum in tree order: the same bits.
     rng = np.random.default_rng(3)
     n_trees, n_features = 20, 7
+    feature = rng.integers(0, n_features, (n_trees, depth))
+    border = rng.normal(size=(n_trees, depth)).astype(np.float32)
+    leaves = rng.normal(size=(n_trees, 1 << depth))
     trees = ObliviousTrees(
-        rng.integers(0, n_features, (n_trees, depth)).astype(np.int64),
-        rng.normal(size=(n_trees, depth)).astype(np.float32),
-        rng.normal(size=(n_trees, 1 << depth)),
+        array("q", feature.ravel().tolist()),
+        array("f", border.ravel().tobytes()),
+        array("d", leaves.ravel().tobytes()),
+        depth,
         0.25,
         1.5,
     )
+    assert list(trees.used) == sorted(set(feature.ravel().tolist()))
     x = rng.normal(size=(50, n_features)).astype(np.float32)
-    assert np.array_equal(trees.raw(x), reference_raw(trees, x))
-    assert trees.raw(x[:0]).shape == (0,)
-    assert trees.raw_by_feature(np.zeros((len(trees.used), 0), np.float32)).shape == (0,)
-    probs = trees.predict(x)
-    assert np.all((probs > 0) & (probs < 1))
+    # The trees read a row per tested feature, a column per block.
+    xt = np.ascontiguousarray(x[:, list(trees.used)].T).ravel()
+    expected = reference_raw(feature, border, leaves, 1.5, 0.25, x)
+    assert np.asarray(trees.raw_by_feature(xt, 50)).tobytes() == expected.tobytes()
+    assert len(trees.raw_by_feature(array("f"), 0)) == 0
+    probs = trees.predict_by_feature(xt, 50)
+    assert all(0 < p < 1 for p in probs)
+
+
+def test_trees_refuse_arrays_that_do_not_describe_them():
+    with pytest.raises(ValueError, match="depth"):
+        ObliviousTrees(array("q", [0, 1, 2]), array("f", [0.0] * 3), array("d", [0.0] * 4), 2, 0.0)
+    with pytest.raises(ValueError, match="leaves"):
+        ObliviousTrees(array("q", [0, 1]), array("f", [0.0] * 2), array("d", [0.0] * 3), 2, 0.0)
+    trees = ObliviousTrees(array("q", [0, 1]), array("f", [0.0] * 2), array("d", [0.0] * 4), 2, 0.0)
+    with pytest.raises(ValueError, match="row of the blocks"):
+        trees.raw_by_feature(array("f", [0.0] * 5), 2)
+
+
+def test_the_model_file_is_read_without_numpy_as_numpy_reads_it():
+    # blockmodel._read_npz against numpy's own reader: on the packaged model, and on an
+    # archive with the model's four members and an array of every type it reads.
+    packaged = (Path(blockmodel.__file__).parent / blockmodel.MODEL_FILE).read_bytes()
+    made = io.BytesIO()
+    np.savez_compressed(
+        made,
+        meta=np.frombuffer(b"{}", dtype=np.uint8),
+        feature=np.arange(-6, 6, dtype=np.int32).reshape(3, 4),
+        border=np.array([[0.1, np.inf], [-2.5, 1e-8]], dtype=np.float32),
+        leaves=np.array([np.pi, -0.0]),
+        longs=np.array([1 << 40, -3], dtype=np.int64),
+    )
+    for data in (packaged, made.getvalue()):
+        expected = np.load(io.BytesIO(data))
+        found = blockmodel._read_npz(data)
+        assert set(found) == set(expected.files)
+        for name, (shape, values) in found.items():
+            assert shape == expected[name].shape, name
+            assert np.asarray(values).tobytes() == expected[name].ravel().tobytes(), name
+
+
+def test_a_model_file_of_other_arrays_is_refused():
+    made = io.BytesIO()
+    np.savez(made, meta=np.zeros(2, dtype=np.complex64), feature=np.zeros(1, np.int32))
+    with pytest.raises(ValueError, match="holds"):
+        blockmodel._read_npz(made.getvalue())
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("meta.npy", b"not numpy")
+    with pytest.raises(ValueError, match=r"not a \.npy array"):
+        blockmodel._read_npz(archive.getvalue())
+    made = io.BytesIO()
+    np.savez(made, meta=np.zeros(2, dtype=np.uint8))
+    with pytest.raises(ValueError, match="has no feature"):
+        blockmodel._read_npz(made.getvalue())
 
 
 def test_packaged_model_loads_and_builds_its_own_feature_width():
@@ -411,7 +536,7 @@ def test_packaged_model_loads_and_builds_its_own_feature_width():
     assert model is not None, "the model file must ship inside the package"
     assert 0 < model.drop_structured_below <= model.drop_below < 1
     assert 0 < model.add_above < 1
-    assert int(model.trees.feature.max()) < len(model.names)
+    assert max(model.trees.feature) < len(model.names)
     trace = Trace()
     html = (
         "<html><head><title>Library</title></head><body><nav><a href='/'>Home</a></nav>"
@@ -419,9 +544,10 @@ def test_packaged_model_loads_and_builds_its_own_feature_width():
     )
     unchrome.Extractor().extract(html, trace=trace)
     assert trace.seg is not None and trace.agg and trace.sel and trace.ctx
-    x = features.features(trace.seg, trace.agg, trace.sel, trace.ctx, model.vocab)
-    assert x.shape == (len(trace.seg.blocks), len(model.names))
-    assert np.isfinite(x).all()
+    flat = features.features(trace.seg, trace.agg, trace.sel, trace.ctx, model.vocab)
+    assert flat.typecode == "f"
+    assert len(flat) == len(trace.seg.blocks) * len(model.names)
+    assert np.isfinite(np.asarray(flat)).all()
 
 
 def test_inference_columns_and_rows_are_slices_of_the_full_matrix():
@@ -442,17 +568,17 @@ def test_inference_columns_and_rows_are_slices_of_the_full_matrix():
     )
     unchrome.Extractor().extract(html, trace=trace)
     args = (trace.seg, trace.agg, trace.sel, trace.ctx, model.vocab)
-    full = features.features(*args)  # type: ignore[arg-type]
+    full = feature_matrix(*args)  # type: ignore[arg-type]
     n = len(full)
     assert n > 5
     columns = model.trees.used
     rows = np.array([1, 3, n - 1])
-    assert np.array_equal(features.features(*args, columns=columns), full[:, columns].T)  # type: ignore[arg-type]
+    assert np.array_equal(feature_matrix(*args, columns=columns), full[:, columns].T)  # type: ignore[arg-type]
     assert np.array_equal(
-        features.features(*args, columns=columns, rows=rows),  # type: ignore[arg-type]
+        feature_matrix(*args, columns=columns, rows=rows),  # type: ignore[arg-type]
         full[rows][:, columns].T,
     )
-    assert np.array_equal(features.features(*args, rows=rows), full[rows])  # type: ignore[arg-type]
+    assert np.array_equal(feature_matrix(*args, rows=rows), full[rows])  # type: ignore[arg-type]
 
 
 KIND_OF = {kind: i for i, kind in enumerate(features.KINDS)}
@@ -469,6 +595,14 @@ def reference_features(
     ctx: features.PageContext,
     vocab: segmentation.Vocabulary,
 ) -> np.ndarray:
+    # The pipeline's arrays (array.array and bytearray masks) as numpy's.
+    pipeline_agg = agg
+    agg = SimpleNamespace(  # type: ignore[assignment]
+        **{
+            name: np.asarray(getattr(pipeline_agg, name))
+            for name in ("chars", "a_chars", "p_chars", "scores", "block_of", "element_of")
+        }
+    )
     blocks = seg.blocks
     n = len(blocks)
     width = len(features.feature_names(vocab))
@@ -482,11 +616,12 @@ def reference_features(
     kinds = np.array([KIND_OF.get(b.kind, other) for b in blocks])
     heading = np.array([b.kind in HEADINGS for b in blocks], dtype=np.float64)
     up = [np.array([b.path[-1 - k] if len(b.path) > k else -1 for b in blocks]) for k in range(3)]
-    table = _blocktext.text_stats(texts, ctx.title or "")
+    table = np.frombuffer(_blocktext.text_stats(texts, ctx.title or ""), dtype=np.float64)
+    table = table.reshape(n, len(_blocktext.TEXT_STATS))
     with np.errstate(divide="ignore", invalid="ignore"):
         link = np.minimum(links / chars, 1.0)
     log_chars = np.log1p(chars)
-    in_root = sel.in_root.astype(np.float64)
+    in_root = np.frombuffer(sel.in_root, dtype=np.uint8).astype(np.float64)
     scores = agg.scores
     win_score = (float(scores[sel.winner]) if sel.winner >= 0 else 0.0) or 1.0
     page_chars = float(agg.chars[0]) + 1.0 if len(agg.chars) else 1.0
@@ -518,7 +653,7 @@ def reference_features(
         *table[:, 1:].T,
         np.array([len(b.path) for b in blocks], dtype=np.float64),
         in_root,
-        sel.noise.astype(np.float64),
+        np.frombuffer(sel.noise, dtype=np.uint8).astype(np.float64),
         (flags & segmentation.FLAG_IN_LINK) > 0,
         (flags & segmentation.FLAG_ROW) > 0,
         np.arange(n) / n,
@@ -547,7 +682,7 @@ def reference_features(
             runs[start:i] = (i - start) / n
             start = i
     columns += [*before, *after, window[3], window[1], window[0], window[2], runs]
-    columns += [np.full(n, v) for v in features._page_row(n, agg, sel, ctx)]
+    columns += [np.full(n, v) for v in features._page_row(n, pipeline_agg, sel, ctx)]
     for masks in ([b.near_mask for b in blocks], [b.far_mask for b in blocks]):
         columns += [np.array([(mask >> t) & 1 for mask in masks]) for t in range(vocab.size)]
     says, under = features.text_word_columns(blocks, vocab)
@@ -662,7 +797,7 @@ def test_compiled_features_match_the_numpy_reference_on_generated_pages(seed, n,
     v = SMALL_VOCAB if vocab == "small" else model.vocab
     rng = np.random.default_rng(seed)
     seg, agg, sel, ctx = generated_page(rng, n, elements, v)
-    full = features.features(seg, agg, sel, ctx, v)
+    full = feature_matrix(seg, agg, sel, ctx, v)
     assert same_bits(full, reference_features(seg, agg, sel, ctx, v))
     assert np.isfinite(full).all()
 
@@ -678,7 +813,7 @@ def test_compiled_features_keep_numpys_nan_for_a_block_without_text():
     seg.blocks[10].path = (0, 99)
     agg = score.aggregate(seg)
     assert agg.chars[99] == 0
-    full = features.features(seg, agg, sel, ctx, SMALL_VOCAB)
+    full = feature_matrix(seg, agg, sel, ctx, SMALL_VOCAB)
     names = features.feature_names(SMALL_VOCAB)
     assert np.isnan(full[10, names.index("link_share")])
     assert np.isnan(full[11, names.index("prev_link")])
@@ -697,20 +832,20 @@ def test_column_and_row_subsets_are_the_full_matrix_gathered(seed):
     n, elements = int(rng.integers(1, 80)), int(rng.integers(0, 40))
     seg, agg, sel, ctx = generated_page(rng, n, elements, model.vocab)
     args = (seg, agg, sel, ctx, model.vocab)
-    full = features.features(*args)
+    full = feature_matrix(*args)
     width = full.shape[1]
     for _ in range(4):
         columns = np.sort(rng.choice(width, int(rng.integers(0, width)), replace=False))
         rows = np.sort(rng.choice(n, int(rng.integers(0, n + 1)), replace=False))
-        assert same_bits(features.features(*args, columns=columns), full[:, columns].T.copy())
-        assert same_bits(features.features(*args, rows=rows), full[rows])
-        part = features.features(*args, columns=columns, rows=rows)
+        assert same_bits(feature_matrix(*args, columns=columns), full[:, columns].T.copy())
+        assert same_bits(feature_matrix(*args, rows=rows), full[rows])
+        part = feature_matrix(*args, columns=columns, rows=rows)
         assert same_bits(part, full[rows][:, columns].T.copy())
     used = model.trees.used
-    assert same_bits(features.features(*args, columns=used), full[:, used].T.copy())
+    assert same_bits(feature_matrix(*args, columns=used), full[:, used].T.copy())
     empty = np.zeros(0, dtype=np.intp)
-    assert features.features(*args, columns=used, rows=empty).shape == (len(used), 0)
-    assert features.features(*args, rows=empty).shape == (0, width)
+    assert feature_matrix(*args, columns=used, rows=empty).shape == (len(used), 0)
+    assert feature_matrix(*args, rows=empty).shape == (0, width)
 
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pipeline"
@@ -737,11 +872,11 @@ def test_compiled_features_match_the_numpy_reference_on_real_pages(name):
     assert trace.ctx is not None
     assert len(trace.seg.blocks) == {"one block": 1, "no block": 0}.get(name, len(trace.seg.blocks))
     args = (trace.seg, trace.agg, trace.sel, trace.ctx, model.vocab)
-    full = features.features(*args)
+    full = feature_matrix(*args)
     assert same_bits(full, reference_features(*args))
     rows = np.flatnonzero(trace.sel.in_root)
     used = model.trees.used
-    part = features.features(*args, columns=used, rows=rows)
+    part = feature_matrix(*args, columns=used, rows=rows)
     assert same_bits(part, full[rows][:, used].T.copy())
 
 
@@ -754,10 +889,10 @@ def test_features_refuse_columns_and_rows_they_cannot_place():
     width = len(features.feature_names(SMALL_VOCAB))
     for columns in ([3, 1], [0, width], [-1, 2]):
         with pytest.raises(ValueError, match="column"):
-            features.features(*args, columns=np.array(columns))
+            features.features(*args, columns=array("q", columns))
     for rows in ([0, 10], [-1]):
         with pytest.raises(IndexError):
-            features.features(*args, rows=np.array(rows))
+            features.features(*args, rows=rows)
 
 
 def test_a_model_built_for_other_features_is_refused():
@@ -845,6 +980,7 @@ def test_an_extractor_given_a_block_model_uses_it_instead_of_the_packaged_one():
             packaged.trees.feature,
             packaged.trees.border,
             packaged.trees.leaves,
+            packaged.trees.depth,
             packaged.trees.bias + 100.0,  # every block content, p = 1
             packaged.trees.scale,
         ),

@@ -10,9 +10,9 @@ Multilingual Plane and every kind of whitespace str.split knows (and some it doe
 from __future__ import annotations
 
 import re
+from array import array
 from types import SimpleNamespace
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -175,16 +175,22 @@ def test_text_stats_match_the_python_statistics(
         texts += data.draw(st.lists(st.sampled_from(texts), max_size=3))
     texts += [title, " ".join(title.split()), " ".join(title.upper().split())]
     table = _blocktext.text_stats(texts, title)
-    assert table.dtype == np.float64
-    assert table.shape == (len(texts), len(_blocktext.TEXT_STATS))
-    for text, row in zip(texts, table.tolist(), strict=True):
+    assert table.typecode == "d"
+    assert len(table) == len(texts) * len(_blocktext.TEXT_STATS)
+    for text, row in zip(texts, stat_rows(table), strict=True):
         # Exactly equal, not close: the block model's features must not move.
         assert row == ref_stats(text, title), (text, title)
 
 
+def stat_rows(table: array) -> list[list[float]]:
+    """text_stats's flat table as its rows."""
+    width = len(_blocktext.TEXT_STATS)
+    return [table[i : i + width].tolist() for i in range(0, len(table), width)]
+
+
 def test_text_stats_by_hand() -> None:
     text = "The cat sat on the mat.\n"
-    (row,) = _blocktext.text_stats([text], "THE   Cat").tolist()
+    (row,) = stat_rows(_blocktext.text_stats([text], "THE   Cat"))
     stats = dict(zip(_blocktext.TEXT_STATS, row, strict=True))
     # 6 words over the 24 characters (all of them sampled); 1 punctuation mark and 1
     # capital; letters 3+3+3+2+3+3.
@@ -201,14 +207,14 @@ def test_text_stats_by_hand() -> None:
         "title_same": 0.0,
     }
     # Japanese: every kana or Han character is a word; the title is the text.
-    (row,) = _blocktext.text_stats(["東京は晴れ"], "東京は晴れ").tolist()
+    (row,) = stat_rows(_blocktext.text_stats(["東京は晴れ"], "東京は晴れ"))
     assert row[0] == 6.0  # the run itself, and its 5 characters
     assert row[5] == 0.0  # 5 letters less the 5 CJK characters
     assert row[9] == 1.0
     # A text is the title when its lowering is, and it is as long: "İ" lowers to two
     # characters.
-    assert _blocktext.text_stats(["İ", "i̇"], "İ")[:, 9].tolist() == [0.0, 1.0]
-    assert _blocktext.text_stats([], "").shape == (0, len(_blocktext.TEXT_STATS))
+    assert [row[9] for row in stat_rows(_blocktext.text_stats(["İ", "i̇"], "İ"))] == [0.0, 1.0]
+    assert len(_blocktext.text_stats([], "")) == 0
 
 
 def test_words_and_sentence_ends_by_hand() -> None:
@@ -299,14 +305,18 @@ def test_mask_bits_read_the_bits_of_the_sets(size: int, data: st.DataObject) -> 
         rows = None
     tested = sorted(data.draw(st.sets(st.integers(0, 2 * size - 1))))
     wanted = range(len(blocks)) if rows is None else rows
-    out = np.full((len(tested), len(wanted)), 7.0, dtype=np.float32)
+    # Written from its second row on: the rows above and below stay as they were.
+    out = array("f", [7.0] * (len(tested) + 2) * len(wanted))
     _blocktext.mask_bits(
         blocks,
-        None if rows is None else np.array(rows, dtype=np.intp),
+        None if rows is None else array("q", rows),
         size,
-        np.array(tested, dtype=np.intp),
+        array("q", tested),
         out,
+        1,
     )
+    width = len(wanted)
+    assert out[:width].tolist() == out[-width or len(out) :].tolist() == [7.0] * width
     expected = [
         [
             float(
@@ -316,18 +326,20 @@ def test_mask_bits_read_the_bits_of_the_sets(size: int, data: st.DataObject) -> 
         ]
         for t in tested
     ]
-    assert out.tolist() == expected
+    assert [out[(1 + r) * width : (2 + r) * width].tolist() for r in range(len(tested))] == expected
 
 
 def test_mask_bits_refuse_bits_past_the_sets() -> None:
-    out = np.zeros((1, 1), dtype=np.float32)
+    out = array("f", [0.0])
     block = SimpleNamespace(near_mask=1, far_mask=2)
     with pytest.raises(ValueError, match="outside"):
-        _blocktext.mask_bits([block], None, 4, np.array([8], dtype=np.intp), out)
-    with pytest.raises(ValueError, match="shape"):
-        _blocktext.mask_bits([block, block], None, 4, np.array([0], dtype=np.intp), out)
-    _blocktext.mask_bits([block], None, 4, np.array([0, 5], dtype=np.intp)[:1], out)
-    assert out.tolist() == [[1.0]]
+        _blocktext.mask_bits([block], None, 4, array("q", [8]), out)
+    with pytest.raises(ValueError, match="row of the blocks"):
+        _blocktext.mask_bits([block, block], None, 4, array("q", [0]), out)
+    with pytest.raises(ValueError, match="row of the blocks"):
+        _blocktext.mask_bits([block], None, 4, array("q", [0]), out, 1)
+    _blocktext.mask_bits([block], None, 4, array("q", [0]), out)
+    assert out.tolist() == [1.0]
 
 
 # The word count's definition as render.count_words had it: Han and kana characters

@@ -4,8 +4,7 @@ page was cut into, and how the story decision reads it."""
 from __future__ import annotations
 
 import re
-
-import numpy as np
+from array import array
 
 import unchrome
 from pages import STORY, page, story_html
@@ -74,7 +73,7 @@ def test_a_page_without_paragraphs_has_no_container() -> None:
         "<ul>" + "".join(f"<li><a href='/{i}'>Link {i}</a></li>" for i in range(5)) + "</ul>"
     )
     box, _ = container_of(html)
-    assert box.top == -1 and not box.inside.any()
+    assert box.top == -1 and 1 not in box.inside
 
 
 def test_commas_count_in_every_script() -> None:
@@ -135,9 +134,9 @@ TEASER = "Another story the site would like you to read next"
 
 def _decide(kinds_texts: list[tuple[str, str, int]], keep, probs, inside) -> list[bool]:
     blocks = [_block(k, t, links) for k, t, links in kinds_texts]
-    chars = np.array([len(b.text) for b in blocks], dtype=float)
-    out = within_container(blocks, np.array(keep), np.array(probs), np.array(inside), chars)
-    return out.tolist()
+    chars = array("d", [len(b.text) for b in blocks])
+    out = within_container(blocks, bytearray(keep), array("d", probs), bytearray(inside), chars)
+    return [bool(k) for k in out]
 
 
 def test_what_follows_the_container_goes_unless_the_model_is_sure_of_it() -> None:
@@ -216,7 +215,7 @@ def test_compiled_paragraph_points_equal_the_python_sums_in_every_script() -> No
     )  # fmt: skip
     expected, expected_reached = _points_in_python(seg)
     assert scores.tolist() == expected
-    assert reached.tolist() == expected_reached
+    assert [bool(r) for r in reached] == expected_reached
     assert sum(expected_reached) >= 5
 
 

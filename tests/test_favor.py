@@ -26,7 +26,7 @@ def kept_blocks(raw: bytes, url: str | None, favor: str) -> set[str] | None:
     content = trace.content
     if content is None or trace.fallback is not None:
         return None
-    return {b.text for b, k in zip(content.seg.blocks, content.keep.tolist(), strict=True) if k}
+    return {b.text for b, k in zip(content.seg.blocks, content.keep, strict=True) if k}
 
 
 @pytest.mark.skipif(not NEWS.is_dir(), reason="news data not found")

@@ -115,10 +115,9 @@ def test_density_shares_never_exceed_the_total(fragments):
     seg = segment(tree.body)
     agg = aggregate(seg)
     assert agg.chars[0] == sum(len(b.text) for b in seg.blocks)
-    assert (agg.a_chars >= 0).all() and (agg.a_chars <= agg.chars).all()
-    assert (agg.p_chars >= 0).all() and (agg.p_chars <= agg.chars).all()
-    scores = agg.scores
-    assert (scores >= 0).all() and (scores <= agg.chars + 1e-9).all()
+    assert all(0 <= a <= c for a, c in zip(agg.a_chars, agg.chars, strict=True))
+    assert all(0 <= p <= c for p, c in zip(agg.p_chars, agg.chars, strict=True))
+    assert all(0 <= s <= c + 1e-9 for s, c in zip(agg.scores, agg.chars, strict=True))
 
 
 # ------------------------------------------------------------------------ fallbacks

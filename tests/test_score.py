@@ -3,6 +3,8 @@ _blocks.element_sums) against the numpy bincounts they replaced."""
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -75,10 +77,40 @@ def test_element_sums_match_the_bincounts(seg: Segmentation) -> None:
     expected = ref_sums(seg.blocks, len(seg.nodes))
     for name, values in expected.items():
         got = getattr(agg, name)
-        # float64 sums and int64 incidence, even where no block is summed (bincount
-        # makes int64 zeros of an empty input; the reference casts them).
-        assert got.dtype == (np.int64 if name in ("block_of", "element_of") else np.float64)
-        assert np.array_equal(got, values), name
+        # float64 sums and int64 incidence (arrays "d" and "q"), even where no block
+        # is summed (bincount makes int64 zeros of an empty input; the reference casts
+        # them).
+        assert got.typecode == ("q" if name in ("block_of", "element_of") else "d")
+        assert np.array_equal(np.asarray(got), values), name
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(0, 1e6, allow_nan=False),
+            st.floats(0, 1, allow_nan=False),
+            st.floats(0, 1, allow_nan=False),
+        ),
+        max_size=40,
+    )
+)
+def test_compiled_density_is_the_numpy_formula_to_the_bit(sums) -> None:
+    """score.density (compiled: _blocks.density) against the numpy expression it
+    replaced, on sums whose shares run from none to all."""
+    chars = np.array([c for c, _, _ in sums], dtype=np.float64)
+    p_chars = np.array([c * p for c, p, _ in sums], dtype=np.float64)
+    a_chars = np.array([c * a for c, _, a in sums], dtype=np.float64)
+    safe = np.maximum(chars, 1.0)
+    expected = (
+        chars
+        * (score.P_BASE + score.P_WEIGHT * p_chars / safe)
+        * np.maximum(0.0, 1.0 - score.LINK_PENALTY * a_chars / safe)
+    )
+    got = score.density(
+        array("d", chars.tobytes()), array("d", p_chars.tobytes()), array("d", a_chars.tobytes())
+    )
+    assert np.asarray(got).tobytes() == expected.tobytes()
 
 
 def test_paragraph_link_and_card_characters_land_on_every_ancestor() -> None:

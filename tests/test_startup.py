@@ -66,6 +66,20 @@ def test_one_local_page_imports_no_http_client_service_or_crawl(tmp_path: Path) 
         assert unneeded not in loaded, unneeded
 
 
+def test_one_page_as_markdown_runs_without_numpy(tmp_path: Path) -> None:
+    # The pipeline's arrays are array.array and bytearray (unchrome._native._arrays):
+    # numpy's import was a third of a one-page command line's time.
+    page = tmp_path / "story.html"
+    page.write_text(PAGE, encoding="utf-8")
+    code = (
+        "import contextlib, io\nfrom unchrome.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        f"    main([{str(page)!r}])\n"
+        "assert 'paragraph of the story' in out.getvalue()"
+    )
+    assert "numpy" not in _modules_after(code)
+
+
 def test_import_unchrome_is_light_and_its_api_complete() -> None:
     loaded = _modules_after("import unchrome")
     assert "numpy" not in loaded and "httpx" not in loaded

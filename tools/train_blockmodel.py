@@ -55,6 +55,7 @@ import re
 import sys
 import tempfile
 import time
+from array import array
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -66,6 +67,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))  # benchmarks/
 
 from benchmarks import bench  # noqa: E402
+from unchrome._native import _arrays  # noqa: E402
 from unchrome.errors import UnchromeError  # noqa: E402
 from unchrome.model import blockmodel, features, policy, trees  # noqa: E402
 from unchrome.model.features import ANCESTOR_TAGS, NAME_STEMS  # noqa: E402
@@ -369,7 +371,10 @@ def prepare_pages(
             and trace.sel is not None
             and trace.ctx is not None
         ):
-            x = features.features(seg, trace.agg, trace.sel, trace.ctx, structural)
+            # The extractor's matrix is feature-major and flat: a row per block here.
+            flat = features.features(seg, trace.agg, trace.sel, trace.ctx, structural)
+            width = len(features.feature_names(structural))
+            x = np.frombuffer(flat, dtype=np.float32).reshape(width, len(seg.blocks)).T.copy()
             blocks = seg.blocks
         else:
             x = np.zeros((0, len(features.feature_names(structural))), dtype=np.float32)
@@ -387,10 +392,10 @@ def prepare_pages(
             "article": trace.ctx is not None and policy.is_article(trace.ctx),
             # Blocks of a named sidebar, which the extractor leaves out whatever the
             # model says (select.sidebar_elements).
-            "aside": trace.sel.aside.tolist() if blocks and trace.sel is not None else [],
+            "aside": list(trace.sel.aside) if blocks and trace.sel is not None else [],
             # Blocks inside a named post body, where the extractor ends the story
             # (select.within_story_body).
-            "body": trace.sel.body.tolist() if blocks and trace.sel is not None else [],
+            "body": list(trace.sel.body) if blocks and trace.sel is not None else [],
             "labels": labels, "counts": counts,
         })  # fmt: skip
         if (index + 1) % 250 == 0:
@@ -443,14 +448,14 @@ def arrays(
 # --------------------------------------------------------------------------- scoring
 
 
-def assemble(record: dict[str, Any], keep: np.ndarray) -> str:
+def assemble(record: dict[str, Any], keep: bytearray) -> str:
     """The text the extractor outputs when it keeps these blocks."""
     if record["fallback"] is not None:
         return record["fallback"]
     if not record["kinds"]:
         return record["baseline_text"]
     shells = _shells(record)
-    keep = np.asarray(keep, dtype=bool).copy()
+    keep = bytearray(keep)
     select.drop_repeats(shells, keep)
     return render.text([b for b, k in zip(shells, keep, strict=True) if k])
 
@@ -504,13 +509,16 @@ def model_texts(
         page_probs = probs[offsets[i] : offsets[i + 1]]
         if len(x):
             shells = _shells(record)
-            region = (x[:, in_root] > 0) & (x[:, noise] == 0)
-            chars = np.array([len(t) for t in record["texts"]])
+            # The extractor's arrays (see _arrays): a mask is a bytearray.
+            in_region = (x[:, in_root] > 0) & (x[:, noise] == 0)
+            region = bytearray(in_region.astype(np.uint8).tobytes())
+            chars = array("d", [len(t) for t in record["texts"]])
             story = x[0, orphan] == 0 and x[0, winner_p] >= policy.STORY_P_SHARE
             if story:
                 # Beside a story the extractor computes no probability outside the
                 # selection (BlockModel.keep): they are 0 when it adapts its thresholds.
-                page_probs = np.where(region, page_probs, 0.0)
+                page_probs = np.where(in_region, page_probs, 0.0)
+            page_probs = array("d", np.asarray(page_probs, dtype=np.float64).tobytes())
             article = story or bool(record.get("article"))
             page_structured, page_other, page_add = policy.profile_thresholds(
                 article or not PAGE_PROFILE, structured, other, add_above
@@ -519,20 +527,19 @@ def model_texts(
                 shells, page_structured, page_other, page_probs, chars
             )
             keep = policy.decide(page_probs, region, chars, drop_below, page_add, story)
-            after_story = np.zeros(len(keep), dtype=bool)
+            after_story = bytearray(len(keep))
             if STORY_END and article:
                 ended = policy.story_end(shells, keep, page_probs)
-                after_story, keep = keep & ~ended, ended
+                after_story, keep = _arrays.without(keep, ended), ended
             if shift:
                 keep = policy.decide(page_probs, region, chars, drop_below, page_add, story, shift)
-                keep &= ~after_story
+                keep = _arrays.without(keep, after_story)
             if record.get("aside"):
-                keep = select.beside_sidebars(keep, np.array(record["aside"], dtype=bool))
+                keep = select.beside_sidebars(keep, bytearray(record["aside"]))
             if record.get("body"):
-                body = np.array(record["body"], dtype=bool)
-                keep = select.within_story_body(shells, body, keep)
+                keep = select.within_story_body(shells, bytearray(record["body"]), keep)
         else:
-            keep = page_probs >= add_above
+            keep = bytearray((np.asarray(page_probs) >= add_above).astype(np.uint8).tobytes())
         texts.append(assemble(record, keep))
     return texts
 
@@ -741,9 +748,18 @@ def export(
         leaves[i, : len(values)] = values
     scale, bias = data["scale_and_bias"]
     bias = float(bias[0] if isinstance(bias, list) else bias)
-    ours = trees.ObliviousTrees(feature.astype(np.int64), border, leaves, bias, scale)
+    ours = trees.ObliviousTrees(
+        array("q", feature.ravel().tolist()),
+        array("f", border.ravel().tobytes()),
+        array("d", leaves.ravel().tobytes()),
+        depth,
+        bias,
+        scale,
+    )
     theirs = model.predict(check, prediction_type="RawFormulaVal")
-    if not np.allclose(ours.raw(check.astype(np.float32)), theirs, atol=1e-4):
+    # The extractor's input: a row per tested feature, a column per block, flat.
+    xt = np.ascontiguousarray(check[:, list(ours.used)].T, dtype=np.float32).ravel()
+    if not np.allclose(np.asarray(ours.raw_by_feature(xt, len(check))), theirs, atol=1e-4):
         raise AssertionError("exported trees disagree with CatBoost's predictions")
     meta = {
         "words": vocab.words, "stems": vocab.stems, "tags": vocab.tags,

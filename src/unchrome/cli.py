@@ -318,11 +318,12 @@ def _serve_parser() -> argparse.ArgumentParser:
     return p
 
 
-# numpy's OpenBLAS starts a thread per core at import and keeps them spinning a while,
-# though unchrome does no linear algebra: on a 2-core machine they competed with the
-# extraction (1.9% of a run's samples in perf) and cost a page through the command line
-# 10-30 ms. The command line's processes (and the batch workers they start) run it on
-# one thread unless the caller chose otherwise; the library leaves the environment alone.
+# numpy's OpenBLAS starts a thread per core at import and keeps them spinning a while:
+# on a 2-core machine they competed with the extraction (1.9% of a run's samples in
+# perf) when extraction used numpy. It no longer imports it, but the batch engines do
+# (ray, pyarrow): the command line's processes (and the batch workers they start) run
+# it on one thread unless the caller chose otherwise; the library leaves the
+# environment alone.
 BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "1")
 
 

@@ -1,6 +1,5 @@
+from array import array
 from collections.abc import Callable
-
-import numpy as np
 
 from unchrome.pipeline.segmentation import Block
 
@@ -19,21 +18,22 @@ PROSE_LINK_SHARE: float
 
 def ends_sentence(text: str) -> bool: ...
 def is_prose(block: Block) -> bool: ...
-def prose_chars(blocks: list[Block]) -> np.ndarray: ...
+def prose_chars(blocks: list[Block]) -> array: ...
 def words(text: str) -> list[str]: ...
-def text_stats(texts: list[str], title: str) -> np.ndarray: ...
+def text_stats(texts: list[str], title: str) -> array: ...
 def word_hits(
     texts: list[str],
-    headings: bytes | bytearray | np.ndarray,
+    headings: bytes | bytearray,
     index: dict[str, int],
-    wanted: bytes | bytearray | np.ndarray | None = None,
+    wanted: bytes | bytearray | None = None,
 ) -> tuple[list[int], list[int], list[tuple[int, int, list[int]]]]: ...
 def mask_bits(
     blocks: list[Block],
-    rows: np.ndarray | None,
+    rows: array | None,
     size: int,
-    tested: np.ndarray,
-    out: np.ndarray,
+    tested: array,
+    out: array,
+    first_row: int = 0,
 ) -> None: ...
 def word_count(text: str) -> tuple[int, int]: ...
 def name_token_bits(

@@ -24,11 +24,11 @@ function here to a plain Python reference on generated text.
 
 from cpython.dict cimport PyDict_GetItem
 from cpython.object cimport PyObject
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-import numpy as np
+from unchrome._native._arrays cimport doubles, int64s
 
 from unchrome.rules.tags import HEADINGS
 
@@ -285,10 +285,10 @@ cpdef bint is_prose(object block) except -1:
 
 
 def prose_chars(list blocks not None):
-    """Per block (float64 array): its characters where it reads as prose (is_prose),
-    else 0."""
+    """Per block (float64 array "d"): its characters where it reads as prose
+    (is_prose), else 0."""
     cdef Py_ssize_t n = len(blocks), i
-    out = np.zeros(n, dtype=np.float64)
+    out = doubles(n)
     cdef double[::1] view = out
     for i in range(n):
         block = blocks[i]
@@ -320,7 +320,8 @@ TEXT_STATS = (
 
 
 def text_stats(list texts not None, str title not None) -> object:
-    """The statistics of each text, one row per text, columns as in TEXT_STATS.
+    """The statistics of each text, one row per text, columns as in TEXT_STATS: a
+    float64 array ("d") of the rows one after the other.
 
     Of the first STATS_SAMPLE_CHARS characters (the sample): the words (Han and kana
     characters count one each) scaled to the whole text's length, the shares of
@@ -338,11 +339,12 @@ def text_stats(list texts not None, str title not None) -> object:
     # Words longer than any stopword or title word are not looked up (nor hashed).
     cdef Py_ssize_t longest = max(_STOPWORD_SET.longest, title_set.longest)
     cdef uint64_t h
-    out = np.zeros((count, len(TEXT_STATS)), dtype=np.float64)
-    cdef double[:, ::1] table = out
+    cdef Py_ssize_t width = len(TEXT_STATS)
+    out = doubles(count * width)
+    cdef double[::1] table = out
     # Per title word, the last text that had it: a word counts once per text.
-    seen_buffer = np.full(max(title_size, 1), -1, dtype=np.intp)
-    cdef Py_ssize_t[::1] seen = seen_buffer
+    cdef int64_t[::1] seen = int64s(max(title_size, 1))
+    seen[:] = -1
     # 16% of the blocks of a page repeat an earlier block's text ("Share", "Read more",
     # a price): each distinct text is read once and its row copied.
     cdef dict known = {}
@@ -363,7 +365,7 @@ def text_stats(list texts not None, str title not None) -> object:
         found = PyDict_GetItem(known, text)
         if found is not NULL:
             for k in range(len(TEXT_STATS)):
-                table[row, k] = table[<Py_ssize_t> <object> found, k]
+                table[row * width + k] = table[(<Py_ssize_t> <object> found) * width + k]
             continue
         known[text] = row
         length = len(text)
@@ -406,17 +408,17 @@ def text_stats(list texts not None, str title not None) -> object:
                     seen[word] = row
                     hits += 1
         nw = nwords + cjk
-        table[row, 0] = <double> (nw * length) / <double> n
-        table[row, 1] = <double> punct / <double> n
-        table[row, 2] = <double> digits / <double> n
-        table[row, 3] = <double> capitals / <double> n
-        table[row, 4] = _ends_sentence(kind, data, length)
+        table[row * width + 0] = <double> (nw * length) / <double> n
+        table[row * width + 1] = <double> punct / <double> n
+        table[row * width + 2] = <double> digits / <double> n
+        table[row * width + 3] = <double> capitals / <double> n
+        table[row * width + 4] = _ends_sentence(kind, data, length)
         nw = nw or 1
-        table[row, 5] = <double> max(0, letters - cjk) / <double> nw
-        table[row, 6] = <double> lines
-        table[row, 7] = <double> stops / <double> nw
-        table[row, 8] = <double> hits / <double> title_size if title_size else 0.0
-        table[row, 9] = 1.0 if length == title_length and text.lower() == title_norm else 0.0
+        table[row * width + 5] = <double> max(0, letters - cjk) / <double> nw
+        table[row * width + 6] = <double> lines
+        table[row * width + 7] = <double> stops / <double> nw
+        table[row * width + 8] = <double> hits / <double> title_size if title_size else 0.0
+        table[row * width + 9] = 1.0 if length == title_length and text.lower() == title_norm else 0.0
     return out
 
 
@@ -512,14 +514,16 @@ def word_hits(
 
 def mask_bits(
     list blocks not None,
-    const Py_ssize_t[::1] rows,
+    const int64_t[::1] rows,
     Py_ssize_t size,
-    const Py_ssize_t[::1] tested not None,
-    float[:, ::1] out not None,
+    const int64_t[::1] tested not None,
+    float[::1] out not None,
+    Py_ssize_t first_row=0,
 ) -> None:
-    """Write the ``tested`` bits of the blocks' ancestor bit sets into ``out``, one row
-    per tested bit and one column per block of ``rows`` (every block when None): bit t
-    of ``near_mask`` for t < ``size``, else bit t - ``size`` of ``far_mask``.
+    """Write the ``tested`` bits of the blocks' ancestor bit sets into ``out`` (a
+    float32 matrix, its rows one after the other), one row per tested bit from row
+    ``first_row`` on and one column per block of ``rows`` (every block when None): bit
+    t of ``near_mask`` for t < ``size``, else bit t - ``size`` of ``far_mask``.
 
     The bit sets are Python ints of ``size`` bits, read as ``int.to_bytes`` gives them
     (little-endian), once per distinct value: a page repeats its sets (at the mean page
@@ -528,8 +532,8 @@ def mask_bits(
     cdef Py_ssize_t count = len(blocks) if rows is None else rows.shape[0]
     cdef Py_ssize_t nbytes = (size + 7) // 8, j, r, t, block, offset
     cdef dict unpacked = {}
-    if out.shape[0] != tested.shape[0] or out.shape[1] != count:
-        raise ValueError("out must have the shape (tested bits, blocks)")
+    if first_row < 0 or out.shape[0] < (first_row + tested.shape[0]) * count:
+        raise ValueError("out must hold a row of the blocks for each tested bit")
     for r in range(tested.shape[0]):
         if not 0 <= tested[r] < 2 * size:
             raise ValueError("a tested bit is outside the two bit sets")
@@ -560,7 +564,7 @@ def mask_bits(
                 t -= size
             shift = t & 7
             t >>= 3
-            row = &out[r, 0]
+            row = &out[(first_row + r) * count]
             for j in range(count):
                 row[j] = (sets[offset + j][t] >> shift) & 1
     finally:

@@ -1,4 +1,4 @@
-import numpy as np
+from array import array
 
 from unchrome.pipeline.score import Aggregate
 from unchrome.pipeline.segmentation import Block
@@ -9,19 +9,19 @@ NEIGHBOUR_FEATURES: tuple[str, ...]
 
 class Layout:
     width: int
-    group: np.ndarray
-    local: np.ndarray
+    group: array
+    local: array
     mask_first: int
     mask_count: int
     mask_size: int
     words_first: int
     page_width: int
-    mask_tested: np.ndarray
-    says_row: np.ndarray
-    under_row: np.ndarray
+    mask_tested: array
+    says_row: array
+    under_row: array
     index: dict[str, int]
     kind_ids: dict[str, int]
-    heading: np.ndarray
+    heading: bytearray
     page: bool
     neighbours: bool
     words: bool
@@ -34,7 +34,7 @@ class Layout:
     scores: bool
     def __init__(
         self,
-        columns: np.ndarray | None,
+        columns: array | None,
         widths: tuple[int, int, int, int, int, int, int],
         kind_ids: dict[str, int],
         headings: frozenset[str] | set[str] | tuple[str, ...],
@@ -46,9 +46,9 @@ class Layout:
 def assemble(
     layout: Layout,
     blocks: list[Block],
-    rows: np.ndarray | None,
+    rows: list[int] | None,
     agg: Aggregate,
     sel: Selection,
     title: str,
     page_row: list[float] | None,
-) -> np.ndarray: ...
+) -> array: ...

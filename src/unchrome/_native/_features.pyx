@@ -20,21 +20,28 @@ Every value is the one numpy computed, bit for bit (tests/test_blockmodel.py hol
   (csum[hi] - csum[lo]) / (hi - lo), np.minimum and np.maximum keep NaN as numpy's
   do. Floating-point contraction is off (-ffp-contract=off): a build for a target
   with FMA must not fuse a multiply and an add numpy does apart;
-- the logarithms are numpy's own calls, made from here: numpy's SIMD log and log1p
-  (AVX-512) differ from the C library's by an ulp for some values (on the development
+- the logarithms are the C library's. numpy's SIMD log and log1p (AVX-512), which the
+  trees were fit on, differ from them by an ulp for some values (on the development
   machine log1p for 2,000 of the integers below 200,000, log for 157 of 200,000
-  ratios), and the trees were fit on numpy's;
+  ratios); a feature is a float32, and the float32 of every value on all 4,063 pages
+  of the suites is the same either way (tools/output_digest.py);
 - float64 becomes float32 by a C cast, which rounds to nearest even as numpy's
   assignment does.
+
+Arrays are flat (array.array and bytearray, see _arrays): a matrix's rows one after
+the other.
 """
 
 from cpython.dict cimport PyDict_GetItem, PyDict_SetDefault
 from cpython.object cimport PyObject
+from libc.math cimport log, log1p
 from libc.stdint cimport int64_t
 
-import numpy as np
+from array import array
 
-from unchrome._native._blocktext import mask_bits, text_stats, word_hits
+from unchrome._native._arrays cimport doubles, floats, int64s
+
+from unchrome._native._blocktext import TEXT_STATS, mask_bits, text_stats, word_hits
 
 # The columns of the per-block group and of the neighbour group, in the order
 # ``assemble`` writes them (blockmodel takes its names from here).
@@ -101,13 +108,13 @@ cdef class Layout:
     """
 
     cdef readonly Py_ssize_t width
-    cdef readonly object group  # per output row: its group (intp)
-    cdef readonly object local  # per output row: its feature within the group (intp)
-    cdef Py_ssize_t[::1] group_v, local_v
+    cdef readonly object group  # per output row: its group (int64)
+    cdef readonly object local  # per output row: its feature within the group (int64)
+    cdef int64_t[::1] group_v, local_v
     cdef readonly Py_ssize_t mask_first, mask_count, mask_size, words_first, page_width
-    cdef readonly object mask_tested  # the tested bits (intp), for mask_bits
+    cdef readonly object mask_tested  # the tested bits (int64), for mask_bits
     cdef readonly object says_row, under_row  # per text word: its output row or -1
-    cdef Py_ssize_t[::1] says_v, under_v
+    cdef int64_t[::1] says_v, under_v
     cdef readonly dict index  # the text words whose says or under column is tested
     cdef readonly dict kind_ids
     cdef Py_ssize_t other_kind
@@ -146,13 +153,7 @@ cdef class Layout:
         for i in text_index.values():
             if not 0 <= i < widths[G_SAYS]:
                 raise ValueError("a text word's column is outside its group")
-        if columns is None:
-            cols = np.arange(total, dtype=np.int64)
-        else:
-            cols = np.ascontiguousarray(columns, dtype=np.int64)
-            if cols.ndim != 1:
-                raise ValueError("columns must be one-dimensional")
-        cdef const int64_t[::1] cv = cols
+        cdef const int64_t[::1] cv = array("q", range(total)) if columns is None else columns
         cdef Py_ssize_t n = cv.shape[0]
         for r in range(n):
             if not 0 <= cv[r] < total:
@@ -160,15 +161,17 @@ cdef class Layout:
             if r and cv[r] < cv[r - 1]:
                 raise ValueError("columns must be sorted")
         self.width = n
-        self.group = np.empty(n, dtype=np.intp)
-        self.local = np.empty(n, dtype=np.intp)
+        self.group = int64s(n)
+        self.local = int64s(n)
         self.group_v = self.group
         self.local_v = self.local
         words = widths[G_SAYS]
-        self.says_row = np.full(words, -1, dtype=np.intp)
-        self.under_row = np.full(words, -1, dtype=np.intp)
+        self.says_row = int64s(words)
+        self.under_row = int64s(words)
         self.says_v = self.says_row
         self.under_v = self.under_row
+        self.says_v[:] = -1
+        self.under_v[:] = -1
         self.mask_first = -1
         self.mask_count = 0
         self.words_first = n
@@ -210,7 +213,7 @@ cdef class Layout:
                 self.elements = self.elements or j >= F_ELEMENTS
         if self.mask_first < 0:
             self.mask_first = 0
-        self.mask_tested = np.array(tested_bits, dtype=np.intp)
+        self.mask_tested = array("q", tested_bits)
         self.scores = self.path_best or self.elements
         self.words = self.words_first < n
         self.index = {
@@ -223,7 +226,7 @@ cdef class Layout:
         # A copy: the tables sized from it must not outlive a change to the caller's.
         self.kind_ids = dict(kind_ids)
         self.other_kind = len(kind_ids)
-        self.heading = np.zeros(len(kind_ids) + 1, dtype=np.uint8)
+        self.heading = bytearray(len(kind_ids) + 1)
         self.heading_v = self.heading
         for kind in headings:
             if kind in kind_ids:
@@ -242,7 +245,7 @@ cdef inline double _maximum(double a, double b) noexcept nogil:
     return a if (a >= b or a != a) else b
 
 
-cdef inline Py_ssize_t _bisect_left(const Py_ssize_t[::1] a, Py_ssize_t x) noexcept nogil:
+cdef inline Py_ssize_t _bisect_left(const int64_t[::1] a, Py_ssize_t x) noexcept nogil:
     """bisect.bisect_left over ``a``, step for step."""
     cdef Py_ssize_t lo = 0, hi = a.shape[0], mid
     while lo < hi:
@@ -254,20 +257,16 @@ cdef inline Py_ssize_t _bisect_left(const Py_ssize_t[::1] a, Py_ssize_t x) noexc
     return lo
 
 
-cdef object _doubles(object values, Py_ssize_t n, str what):
-    """``values`` as a float64 array of ``n`` items."""
-    array = np.ascontiguousarray(values, dtype=np.float64)
-    if array.ndim != 1 or array.shape[0] != n:
+cdef object _doubles(const unsigned char[::1] mask, Py_ssize_t n, str what):
+    """A mask of ``n`` blocks as float64 values (numpy's astype)."""
+    if mask.shape[0] != n:
         raise ValueError(f"{what} must have one value per block")
-    return array
-
-
-cdef object _elements(object values):
-    """``values`` (an Aggregate field, one per element) as a float64 array."""
-    array = np.ascontiguousarray(values, dtype=np.float64)
-    if array.ndim != 1:
-        raise ValueError("the aggregate's fields are one-dimensional")
-    return array
+    out = doubles(n)
+    cdef double[::1] o = out
+    cdef Py_ssize_t i
+    for i in range(n):
+        o[i] = 1.0 if mask[i] else 0.0
+    return out
 
 
 def assemble(
@@ -279,47 +278,43 @@ def assemble(
     str title not None,
     list page_row,
 ) -> object:
-    """The tested columns of the feature matrix, feature-major: shape (layout.width,
-    blocks of ``rows``), float32. ``rows`` (block indices; None: every block) are the
+    """The tested columns of the feature matrix, feature-major: a float32 array of
+    layout.width rows of one value per block of ``rows``, the rows one after the other. ``rows`` (block indices; None: every block) are the
     blocks whose features are written; ``agg`` is the page's score.Aggregate, ``sel``
     its select.Selection, ``title`` the page's title and ``page_row`` the page
     group's values (None when the layout tests none of them)."""
     cdef Py_ssize_t n = len(blocks), count, i, k, r, j, b, level, e, d, t, lo, hi
-    cdef Py_ssize_t[::1] pick
-    if rows is None:
-        count = n
-        pick_array = np.arange(n, dtype=np.intp)
-    else:
-        pick_array = np.ascontiguousarray(rows, dtype=np.intp)
-        if pick_array.ndim != 1:
-            raise ValueError("rows must be one-dimensional")
-        count = pick_array.shape[0]
+    cdef int64_t[::1] pick
+    pick_array = array("q", range(n) if rows is None else rows)
     pick = pick_array
+    count = pick.shape[0]
     for k in range(count):
         if not 0 <= pick[k] < n:
             raise IndexError("a row is not a block")
-    out = np.empty((layout.width, count), dtype=np.float32)
+    out = floats(layout.width * count)
     if count == 0:
         return out
-    cdef float[:, ::1] o = out
+    cdef float[::1] o = out
     if layout.page and (page_row is None or len(page_row) != layout.page_width):
         raise ValueError("the layout tests page features: page_row must give them all")
 
     # One pass over the blocks: lengths, links, flags, kinds, depths, the innermost
     # three elements of the path, and the shapes' and texts' counts.
-    chars_array = np.empty(n, dtype=np.float64)
-    link_array = np.empty(n, dtype=np.float64)
-    heading_array = np.empty(n, dtype=np.uint8)
-    cdef double[::1] chars = chars_array, link = link_array
-    cdef double[::1] cumulative = np.empty(n, dtype=np.float64)
+    heading_array = bytearray(n)
+    cdef double[::1] chars = doubles(n), link = doubles(n)
+    cdef double[::1] cumulative = doubles(n)
     cdef unsigned char[::1] heading = heading_array
-    cdef int64_t[::1] flags = np.empty(n, dtype=np.int64)
-    cdef Py_ssize_t[::1] kinds = np.empty(n, dtype=np.intp)
-    cdef Py_ssize_t[::1] depths = np.empty(n, dtype=np.intp)
-    cdef Py_ssize_t[:, ::1] up = np.full((3, n), -1, dtype=np.intp)
+    cdef int64_t[::1] flags = int64s(n)
+    cdef int64_t[::1] kinds = int64s(n)
+    cdef int64_t[::1] depths = int64s(n)
+    # The innermost three elements of each block's path, a row of the blocks each.
+    cdef int64_t[::1] up = int64s(3 * n)
+    up[:] = -1
     # Each block's shape and text numbered (the first block with it gives the number),
-    # and the blocks of each number counted: Counter's counts, one hash a block.
-    cdef Py_ssize_t[:, ::1] same = np.zeros((4, n), dtype=np.intp)
+    # and the blocks of each number counted: Counter's counts, one hash a block. Four
+    # rows of the blocks: the shape's number, the count of each shape number, the
+    # text's number, the count of each text number.
+    cdef int64_t[::1] same = int64s(4 * n)
     cdef list texts = [None] * n
     cdef dict shapes = {}, repeats = {}
     cdef dict kind_ids = layout.kind_ids
@@ -344,26 +339,30 @@ def assemble(
         d = len(path)
         depths[i] = d
         for k in range(min(d, 3)):
-            up[k, i] = path[d - 1 - k]
+            up[k * n + i] = path[d - 1 - k]
         if layout.shapes:
             found = PyDict_SetDefault(shapes, (block.kind, block.near_mask, d), len(shapes))
-            same[0, i] = <Py_ssize_t> <object> found
-            same[1, same[0, i]] += 1
+            same[0 * n + i] = <Py_ssize_t> <object> found
+            same[1 * n + same[0 * n + i]] += 1
         if layout.repeats:
             found = PyDict_SetDefault(repeats, text, len(repeats))
-            same[2, i] = <Py_ssize_t> <object> found
-            same[3, same[2, i]] += 1
-    # np.log1p is numpy's (see the module's docstring).
-    cdef const double[::1] log_chars = np.log1p(chars_array)
+            same[2 * n + i] = <Py_ssize_t> <object> found
+            same[3 * n + same[2 * n + i]] += 1
+    # log1p of the C library (see the module's docstring).
+    cdef double[::1] log_chars = doubles(n)
+    for i in range(n):
+        log_chars[i] = log1p(chars[i])
 
     # The statistics of the wanted blocks' texts (_blocktext.text_stats).
-    cdef const double[:, ::1] table
-    cdef const double[::1] log_words
+    cdef const double[::1] table
+    cdef double[::1] log_words
+    cdef Py_ssize_t stats_width = len(TEXT_STATS)
     if layout.text:
-        stats = text_stats(texts if rows is None else [texts[pick[k]] for k in range(count)], title)
-        table = stats
+        table = text_stats(texts if rows is None else [texts[pick[k]] for k in range(count)], title)
         if layout.log_words:
-            log_words = np.log1p(stats[:, 0])
+            log_words = doubles(count)
+            for k in range(count):
+                log_words[k] = log1p(table[k * stats_width])
 
     # In the selection and its noise, as float64 (numpy's astype).
     cdef const double[::1] in_root = _doubles(sel.in_root, n, "in_root")
@@ -376,12 +375,11 @@ def assemble(
     cdef double page_chars = 1.0, win_score = 1.0
     cdef Py_ssize_t elements = 0, winner = sel.winner
     cdef double[::1] path_best
-    cdef const double[:, ::1] e_log
-    cdef double[:, ::1] ratio
+    cdef double[::1] e_log
     if layout.scores:
-        e_chars = _elements(agg.chars)
+        e_chars = agg.chars
         elements = e_chars.shape[0]
-        scores = _elements(agg.scores)
+        scores = agg.scores
         if scores.shape[0] != elements:
             raise ValueError("one score per element")
         if winner >= elements:
@@ -390,9 +388,9 @@ def assemble(
         win_score = win_score or 1.0
         page_chars = e_chars[0] + 1.0 if elements else 1.0
     if layout.path_best:
-        path_best = np.zeros(n, dtype=np.float64)
-        block_of = np.ascontiguousarray(agg.block_of, dtype=np.int64)
-        element_of = np.ascontiguousarray(agg.element_of, dtype=np.int64)
+        path_best = doubles(n)
+        block_of = agg.block_of
+        element_of = agg.element_of
         if block_of.shape[0] != element_of.shape[0]:
             raise ValueError("block_of and element_of pair up")
         # np.maximum.at(path_best, block_of, scores[element_of] / win_score)
@@ -402,42 +400,42 @@ def assemble(
                 raise IndexError("the incidence names a block or element that is not there")
             path_best[b] = _maximum(path_best[b], scores[e] / win_score)
     if layout.elements and elements:
-        a_chars = _elements(agg.a_chars)
-        p_chars = _elements(agg.p_chars)
+        a_chars = agg.a_chars
+        p_chars = agg.p_chars
         if a_chars.shape[0] != elements or p_chars.shape[0] != elements:
             raise ValueError("one value per element")
-        # log((chars + 1) / page chars) of each wanted block's three elements, one
-        # numpy call (1.0 where there is none: -1.0 is written there).
-        ratio_array = np.empty((3, count), dtype=np.float64)
-        ratio = ratio_array
+        # log((chars + 1) / page chars) of each wanted block's three elements, a row
+        # per level (0.0 where there is none: -1.0 is written there).
+        e_log = doubles(3 * count)
         for level in range(3):
             for k in range(count):
-                e = up[level, pick[k]]
+                e = up[level * n + pick[k]]
                 if e >= elements:
                     raise IndexError("a block's element is not in the aggregate")
-                ratio[level, k] = (e_chars[e] + 1.0) / page_chars if e >= 0 else 1.0
-        e_log = np.log(ratio_array)
+                if e >= 0:
+                    e_log[level * count + k] = log((e_chars[e] + 1.0) / page_chars)
 
     # The neighbours' series (log chars, link share, heading, in the selection), their
     # sums for the window means, and the runs of the selection.
-    cdef double[:, ::1] csum
+    cdef double[::1] csum
     cdef double[::1] runs
     cdef double total_chars = 0.0
     if layout.neighbours:
-        csum = np.zeros((4, n + 1), dtype=np.float64)
+        # Four rows of n + 1 sums.
+        csum = doubles(4 * (n + 1))
         # np.cumsum of each series: sequential, the first item as it is.
         for i in range(n):
             if i == 0:
-                csum[0, 1] = log_chars[0]
-                csum[1, 1] = link[0]
-                csum[2, 1] = <double> heading[0]
-                csum[3, 1] = in_root[0]
+                csum[0 * (n + 1) + 1] = log_chars[0]
+                csum[1 * (n + 1) + 1] = link[0]
+                csum[2 * (n + 1) + 1] = <double> heading[0]
+                csum[3 * (n + 1) + 1] = in_root[0]
             else:
-                csum[0, i + 1] = csum[0, i] + log_chars[i]
-                csum[1, i + 1] = csum[1, i] + link[i]
-                csum[2, i + 1] = csum[2, i] + <double> heading[i]
-                csum[3, i + 1] = csum[3, i] + in_root[i]
-        runs = np.empty(n, dtype=np.float64)
+                csum[0 * (n + 1) + i + 1] = csum[0 * (n + 1) + i] + log_chars[i]
+                csum[1 * (n + 1) + i + 1] = csum[1 * (n + 1) + i] + link[i]
+                csum[2 * (n + 1) + i + 1] = csum[2 * (n + 1) + i] + <double> heading[i]
+                csum[3 * (n + 1) + i + 1] = csum[3 * (n + 1) + i] + in_root[i]
+        runs = doubles(n)
         i = 0
         while i < n:
             k = i + 1
@@ -457,7 +455,7 @@ def assemble(
     for r in range(layout.width):
         g = layout.group_v[r]
         j = layout.local_v[r]
-        row = &o[r, 0]
+        row = &o[r * count]
         if g == G_BLOCK:
             if j == F_CHAR_POSITION:
                 # (np.cumsum(chars) - chars) / total_chars
@@ -469,11 +467,11 @@ def assemble(
                 level = (j - F_ELEMENTS) // 4
                 t = (j - F_ELEMENTS) % 4
                 for k in range(count):
-                    e = up[level, pick[k]]
+                    e = up[level * n + pick[k]]
                     if e < 0 or not elements:
                         row[k] = -1.0
                     elif t == 0:
-                        row[k] = <float> e_log[level, k]
+                        row[k] = <float> e_log[level * count + k]
                     else:
                         x = e_chars[e]
                         if t == 3:
@@ -491,7 +489,7 @@ def assemble(
                 elif j == F_LINK:
                     value = link[b]
                 elif j <= F_TEXT_LAST:
-                    value = table[k, j - 2]
+                    value = table[k * stats_width + j - 2]
                 elif j == F_DEPTH:
                     value = <double> depths[b]
                 elif j == F_IN_ROOT:
@@ -505,9 +503,9 @@ def assemble(
                 elif j == F_POSITION:
                     value = <double> b / scale
                 elif j == F_REPEAT_SHAPE:
-                    value = <double> same[1, same[0, b]] / scale
+                    value = <double> same[1 * n + same[0 * n + b]] / scale
                 elif j == F_REPEAT_TEXT:
-                    value = <double> same[3, same[2, b]]
+                    value = <double> same[3 * n + same[2 * n + b]]
                 else:  # F_PATH_BEST
                     value = path_best[b]
                 row[k] = <float> value
@@ -535,7 +533,7 @@ def assemble(
                     t = 3 if j == 8 else 1 if j == 9 else 0 if j == 10 else 2
                     lo = max(b - RADIUS, 0)
                     hi = min(b + RADIUS + 1, n)
-                    value = (csum[t, hi] - csum[t, lo]) / <double> (hi - lo)
+                    value = (csum[t * (n + 1) + hi] - csum[t * (n + 1) + lo]) / <double> (hi - lo)
                 else:
                     value = runs[b]
                 row[k] = <float> value
@@ -554,11 +552,12 @@ def assemble(
             None if rows is None else pick_array,
             layout.mask_size,
             layout.mask_tested,
-            out[layout.mask_first : layout.mask_first + layout.mask_count],
+            out,
+            layout.mask_first,
         )
 
-    cdef Py_ssize_t[::1] column_of
-    cdef const Py_ssize_t[::1] says_row = layout.says_v, under_row = layout.under_v
+    cdef int64_t[::1] column_of
+    cdef const int64_t[::1] says_row = layout.says_v, under_row = layout.under_v
     cdef Py_ssize_t word, column
     if layout.words:
         # The words short blocks and headings say (_blocktext.word_hits), scattered:
@@ -566,8 +565,9 @@ def assemble(
         # into the under rows.
         marked = None
         if rows is not None:
-            marked = np.zeros(n, dtype=np.uint8)
-            column_of = np.full(n, -1, dtype=np.intp)
+            marked = bytearray(n)
+            column_of = int64s(n)
+            column_of[:] = -1
             for k in range(count):
                 marked[pick[k]] = 1
                 column_of[pick[k]] = k
@@ -578,7 +578,7 @@ def assemble(
             r = says_row[word]
             column = b if rows is None else column_of[b]
             if r >= 0 and column >= 0:
-                o[r, column] = 1.0
+                o[r * count + column] = 1.0
         for start, end, hits in stretches:
             lo = _bisect_left(pick, start)
             hi = _bisect_left(pick, end)
@@ -586,5 +586,5 @@ def assemble(
                 r = under_row[word]
                 if r >= 0:
                     for k in range(lo, hi):
-                        o[r, k] = 1.0
+                        o[r * count + k] = 1.0
     return out

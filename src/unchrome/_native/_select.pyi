@@ -1,14 +1,15 @@
-import numpy as np
+from array import array
 
-def candidates(tags: list[str], names: frozenset[str]) -> np.ndarray: ...
-def root_owners(parents: list[int], roots: set[int]) -> np.ndarray: ...
+def candidates(tags: list[str], names: frozenset[str], chars: array) -> bytearray: ...
+def root_owners(parents: list[int], roots: set[int]) -> array: ...
+def owned(root_of: array) -> bytearray: ...
 def noise_elements(
     tags: list[str],
-    chrome: list[bool],
-    chars: np.ndarray,
-    a_chars: np.ndarray,
-    card_chars: np.ndarray,
-    root_of: np.ndarray,
+    chrome: list[int],
+    chars: array,
+    a_chars: array,
+    card_chars: array,
+    root_of: array,
     roots: set[int],
     link_block_tags: frozenset[str],
     drop_tags: frozenset[str],
@@ -18,9 +19,9 @@ def noise_elements(
     cards_max_share: float,
     named_link_share: float,
     named_max_chars: float,
-) -> np.ndarray: ...
+) -> bytearray: ...
 def blocks_inside(
-    block_of: np.ndarray, element_of: np.ndarray, marked: np.ndarray, blocks: int
-) -> np.ndarray: ...
+    block_of: array, element_of: array, marked: bytes | bytearray, blocks: int
+) -> bytearray: ...
 def innermost(tags: list[str], path: tuple[int, ...], names: frozenset[str]) -> int: ...
 def children(parents: list[int], parent: int) -> list[int]: ...

@@ -9,26 +9,31 @@ block's path that select.drop_repeats makes for every repeated block (innermost)
 
 from libc.stdint cimport int64_t
 
-import numpy as np
+from unchrome._native._arrays cimport int64s
 
 
-def candidates(list tags, frozenset names):
-    """Per element (bool array): whether its tag is one of ``names``."""
+def candidates(list tags, frozenset names, const double[::1] chars):
+    """Per element (mask): whether its tag is one of ``names`` and it holds text
+    (``chars``, score.Aggregate's)."""
     cdef Py_ssize_t n = len(tags), i
-    out = np.zeros(n, dtype=np.bool_)
-    cdef char[::1] view = out.view(np.int8)
+    if chars.shape[0] != n:
+        raise ValueError("one tag and one sum per element")
+    out = bytearray(n)
+    cdef unsigned char[::1] view = out
     for i in range(n):
-        view[i] = tags[i] in names
+        view[i] = chars[i] > 0 and tags[i] in names
     return out
 
 
 def root_owners(list parents, set roots):
-    """Per element (int64 array): the root (an element of ``roots``) that holds it, or
+    """Per element (int64 array "q"): the root (an element of ``roots``) that holds it, or
     -1. Parents come before their children, so one pass in id order propagates them."""
     cdef Py_ssize_t n = len(parents), element
     cdef int64_t parent
-    owner = np.full(n, -1, dtype=np.int64)
+    owner = int64s(n)
     cdef int64_t[::1] view = owner
+    for element in range(n):
+        view[element] = -1
     for element in range(n):
         if element in roots:
             view[element] = element
@@ -39,6 +44,16 @@ def root_owners(list parents, set roots):
             if parent >= 0:
                 view[element] = view[parent]
     return owner
+
+
+def owned(const int64_t[::1] root_of):
+    """Per element (mask): held by a root (``root_of``, root_owners')."""
+    cdef Py_ssize_t n = root_of.shape[0], i
+    out = bytearray(n)
+    cdef unsigned char[::1] view = out
+    for i in range(n):
+        view[i] = root_of[i] >= 0
+    return out
 
 
 def noise_elements(
@@ -58,7 +73,7 @@ def noise_elements(
     double named_link_share,
     double named_max_chars,
 ):
-    """Per element (bool array): a navigation-like block inside a root, by the rules and
+    """Per element (mask): a navigation-like block inside a root, by the rules and
     thresholds select._noise_elements documents."""
     cdef Py_ssize_t n = len(tags), element
     cdef int64_t root
@@ -69,8 +84,8 @@ def noise_elements(
         == root_of.shape[0] == n
     ):
         raise ValueError("one tag, chrome verdict, sum and root per element")
-    doomed = np.zeros(n, dtype=np.bool_)
-    cdef char[::1] view = doomed.view(np.int8)
+    doomed = bytearray(n)
+    cdef unsigned char[::1] view = doomed
     for element in range(n):
         root = root_of[element]
         if root >= n:
@@ -116,13 +131,13 @@ def blocks_inside(
     const unsigned char[::1] marked,
     Py_ssize_t blocks,
 ):
-    """Per block (bool array): whether an element holding it (the incidence
+    """Per block (mask): whether an element holding it (the incidence
     ``block_of``/``element_of`` of score.Aggregate) is ``marked`` (one byte per
     element)."""
     cdef Py_ssize_t k, n = block_of.shape[0]
     cdef int64_t element, block
-    out = np.zeros(blocks, dtype=np.bool_)
-    cdef char[::1] view = out.view(np.int8)
+    out = bytearray(blocks)
+    cdef unsigned char[::1] view = out
     for k in range(n):
         element = element_of[k]
         block = block_of[k]

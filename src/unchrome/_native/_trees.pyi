@@ -1,5 +1,13 @@
-import numpy as np
+from array import array
 
 def raw_scores(
-    xt: np.ndarray, rows: np.ndarray, borders: np.ndarray, leaves: np.ndarray
-) -> np.ndarray: ...
+    xt: array,
+    blocks: int,
+    rows: array,
+    borders: array,
+    leaves: array,
+    depth: int,
+    scale: float = 1.0,
+    bias: float = 0.0,
+) -> array: ...
+def sigmoid(raw: array) -> array: ...

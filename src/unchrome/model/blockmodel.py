@@ -11,20 +11,24 @@ words).
 
 The model is a gradient-boosted tree ensemble trained offline by
 ``tools/train_blockmodel.py`` on the WCXB development split, with cross-validation
-grouped by domain; it ships as ``blockmodel.npz`` inside the package. Inference is
-vectorised: every tree is walked for every block at once, one numpy step per tree
-level, so its cost does not grow with Python loops over trees."""
+grouped by domain; it ships as ``blockmodel.npz`` inside the package (numpy's archive
+of arrays, read here without numpy: see _read_npz). Inference is compiled: every tree
+is walked for every block at once (_trees.raw_scores), so its cost does not grow with
+Python loops over trees."""
 
 from __future__ import annotations
 
+import ast
 import json
+import re
+import sys
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import numpy as np
-
+from unchrome._native import _arrays
 from unchrome.model.features import PageContext, feature_names, features
 from unchrome.model.policy import (
     FAVOR_SHIFT,
@@ -39,7 +43,7 @@ from unchrome.model.policy import (
     story_end,
     within_container,
 )
-from unchrome.model.trees import ObliviousTrees, sigmoid
+from unchrome.model.trees import ObliviousTrees
 from unchrome.pipeline.container import read_container
 from unchrome.pipeline.score import Aggregate
 from unchrome.pipeline.segmentation import Segmentation, Vocabulary
@@ -63,14 +67,19 @@ class BlockModel:
         agg: Aggregate,
         sel: Selection,
         ctx: PageContext,
-        rows: np.ndarray | None = None,
-    ) -> np.ndarray:
+        rows: list[int] | None = None,
+    ) -> array:
         """The model's probability for every block (0 outside ``rows`` when given)."""
-        probs = np.zeros(len(seg.blocks))
-        if not seg.blocks or (rows is not None and not len(rows)):
-            return probs
+        n = len(seg.blocks)
+        if not n or (rows is not None and not rows):
+            return _arrays.doubles(n)
         xt = features(seg, agg, sel, ctx, self.vocab, columns=self.trees.used, rows=rows)
-        probs[slice(None) if rows is None else rows] = sigmoid(self.trees.raw_by_feature(xt))
+        found = self.trees.predict_by_feature(xt, n if rows is None else len(rows))
+        if rows is None:
+            return found
+        probs = _arrays.doubles(n)
+        for row, p in zip(rows, found, strict=True):
+            probs[row] = p
         return probs
 
     def keep(
@@ -82,12 +91,12 @@ class BlockModel:
         favor: str = "balanced",
         bound_story: bool = True,
         check: Callable[[str], None] | None = None,
-    ) -> np.ndarray:
+    ) -> bytearray:
         """Which blocks are main content (see ``decide``), every threshold moved by
         ``favor`` (see FAVOR_SHIFT). ``bound_story`` False (Config.include_comments)
         keeps what follows an article's container (see within_container). ``check``
         is the extraction's deadline check, called with the stage just done."""
-        region = sel.in_root & ~sel.noise
+        region = _arrays.without(sel.in_root, sel.noise)
         if len(seg.blocks) > MAX_MODEL_BLOCKS:
             return region
 
@@ -96,7 +105,7 @@ class BlockModel:
         # Beside a story nothing outside the selection can join (unless the favor is
         # recall, see decide): only its blocks need the model (on WCXB article pages,
         # about a third of the blocks).
-        rows = np.flatnonzero(region) if story and FAVOR_SHIFT[favor] >= 0 else None
+        rows = _arrays.indices(region) if story and FAVOR_SHIFT[favor] >= 0 else None
         probs = self.probabilities(seg, agg, sel, ctx, rows)
         if check is not None:
             check("model")
@@ -109,7 +118,7 @@ class BlockModel:
         after_story = None
         if article:
             ended = before_headline(seg.blocks, story_end(seg.blocks, keep, probs))
-            after_story, keep = keep & ~ended, ended
+            after_story, keep = _arrays.without(keep, ended), ended
         if article and bound_story and not is_other_kind(ctx):
             # The second reading: what lies outside Readability's container must earn
             # its place (policy.within_container).
@@ -117,8 +126,8 @@ class BlockModel:
             if check is not None:
                 check("container")
             bounded = within_container(seg.blocks, keep, probs, box.inside, chars)
-            cut = keep & ~bounded
-            after_story = cut if after_story is None else after_story | cut
+            cut = _arrays.without(keep, bounded)
+            after_story = cut if after_story is None else _arrays.either(after_story, cut)
             keep = bounded
         shift = FAVOR_SHIFT[favor]
         if shift:
@@ -126,7 +135,7 @@ class BlockModel:
             # decide(): a favor moves thresholds only, so precision keeps a subset.
             keep = decide(probs, region, chars, drop_below, add_above, story, shift)
             if after_story is not None:
-                keep &= ~after_story
+                keep = _arrays.without(keep, after_story)
         return keep
 
 
@@ -149,15 +158,17 @@ def _packaged() -> BlockModel | None:
 
 
 def _from_npz(data: bytes) -> BlockModel:
-    import io
-
-    arrays = np.load(io.BytesIO(data), allow_pickle=False)
-    meta = json.loads(bytes(arrays["meta"]).decode("utf-8"))
+    arrays = _read_npz(data)
+    meta = json.loads(bytes(arrays["meta"][1]).decode("utf-8"))
+    shape, feature = arrays["feature"]
+    if len(shape) != 2 or arrays["border"][0] != shape or arrays["leaves"][0][0] != shape[0]:
+        raise ValueError("the block model's trees are not of one shape")
     vocab = Vocabulary(meta["words"], meta["stems"], meta["tags"], meta["text_words"])
     trees = ObliviousTrees(
-        arrays["feature"].astype(np.int64),
-        arrays["border"].astype(np.float32),
-        arrays["leaves"].astype(np.float64),
+        feature,
+        arrays["border"][1],
+        arrays["leaves"][1],
+        shape[1],
         float(meta["bias"]),
         float(meta.get("scale", 1.0)),
     )
@@ -172,3 +183,51 @@ def _from_npz(data: bytes) -> BlockModel:
         float(meta["add_above"]),
         names,
     )
+
+
+# The array types an exported model holds, by numpy's type string: array's type code.
+_NPY_TYPES = {"i4": "i", "i8": "q", "f4": "f", "f8": "d", "u1": "B"}
+_NPY_HEADER = re.compile(rb"\{.*\}", re.S)
+
+
+def _read_npz(data: bytes) -> dict[str, tuple[tuple[int, ...], array]]:
+    """The arrays of a numpy .npz archive (a zip of .npy files), as (shape, flat
+    array) by name, read without numpy: its import was a third of a one-page command
+    line's time. A .npy file is a magic string, a header (a Python dict literal of the
+    type, the order and the shape) and the raw items; only the little-endian C-order
+    arrays of _NPY_TYPES are read."""
+    import io
+    import zipfile
+
+    out: dict[str, tuple[tuple[int, ...], array]] = {}
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for name in archive.namelist():
+            raw = archive.read(name)
+            if not raw.startswith(b"\x93NUMPY") or raw[6] not in (1, 2, 3):
+                raise ValueError(f"{name} of the block model is not a .npy array")
+            size_bytes = 2 if raw[6] == 1 else 4
+            start = 8 + size_bytes
+            header_end = start + int.from_bytes(raw[8:start], "little")
+            found = _NPY_HEADER.search(raw, start, header_end)
+            header = ast.literal_eval(found.group().decode("latin-1")) if found else None
+            if not isinstance(header, dict) or header.get("fortran_order"):
+                raise ValueError(f"{name} of the block model is not a C-order array")
+            descr = str(header.get("descr", ""))
+            code = _NPY_TYPES.get(descr[1:])
+            if code is None or descr[0] not in "<|":
+                raise ValueError(f"{name} of the block model holds {descr!r} items")
+            items = array(code)
+            items.frombytes(raw[header_end:])
+            if sys.byteorder == "big" and descr[0] == "<":
+                items.byteswap()
+            shape = tuple(int(d) for d in header.get("shape", ()))
+            count = 1
+            for d in shape:
+                count *= d
+            if len(items) != count:
+                raise ValueError(f"{name} of the block model holds {len(items)} items, not {count}")
+            out[name.removesuffix(".npy")] = (shape, items)
+    for key in ("meta", "feature", "border", "leaves"):
+        if key not in out:
+            raise ValueError(f"the block model has no {key}")
+    return out

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
 from dataclasses import dataclass, field
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from unchrome._native import _blocktext
 from unchrome._native._features import BLOCK_FEATURES, NEIGHBOUR_FEATURES, Layout, assemble
@@ -24,6 +24,9 @@ from unchrome.pipeline.segmentation import (
 from unchrome.pipeline.select import Selection
 from unchrome.rules.tags import HEADINGS
 from unchrome.urls import path as url_path
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # Tags whose presence among a block's ancestors the model sees.
 ANCESTOR_TAGS = (
@@ -136,17 +139,19 @@ def features(
     sel: Selection,
     ctx: PageContext,
     vocab: Vocabulary,
-    columns: np.ndarray | None = None,
-    rows: np.ndarray | None = None,
-) -> np.ndarray:
-    """The feature matrix, one row per block, columns as in ``feature_names``.
+    columns: array | None = None,
+    rows: list[int] | None = None,
+) -> array:
+    """The feature matrix, feature-major: a float32 array of one row per column of
+    ``feature_names`` (or of ``columns``), each holding one value per block (or per
+    block of ``rows``), the rows one after the other.
 
-    With ``columns`` (sorted indices), only those features, feature-major: shape
-    (len(columns), blocks). Inference passes the features its trees test (about a
-    quarter of them) and reads them row by row (ObliviousTrees.raw_by_feature).
-    With ``rows`` (sorted block indices), only those blocks' rows: a block's features
-    read the other blocks' lengths, links and kinds, but not their words, so the word
-    statistics, the dearest part, are computed for these rows alone.
+    With ``columns`` (sorted indices), only those features: inference passes the
+    features its trees test (about a quarter of them) and reads them row by row
+    (ObliviousTrees.raw_by_feature). With ``rows`` (sorted block indices), only those
+    blocks' values: a block's features read the other blocks' lengths, links and
+    kinds, but not their words, so the word statistics, the dearest part, are computed
+    for these rows alone.
     """
     # The matrix is written by the compiled _features.assemble, feature-major: only the
     # tested columns, for the wanted blocks. Which group and feature each output row
@@ -155,14 +160,9 @@ def features(
     # words scattered by a Python loop), features() took 0.50 ms a call at the middle
     # fifth of the news pages and 0.67 ms at the WCXB dev pages' (means, best of three
     # runs), compiled 0.27 and 0.38 ms, the same matrices on all 1,895 pages.
-    layout = _layout(vocab, None if columns is None else _column_bytes(columns))
+    layout = _layout(vocab, None if columns is None else array("q", columns).tobytes())
     page_row = _page_row(len(seg.blocks), agg, sel, ctx) if layout.page else None
-    out = assemble(layout, seg.blocks, rows, agg, sel, ctx.title or "", page_row)
-    return out if columns is not None else out.T.copy()
-
-
-def _column_bytes(columns: np.ndarray) -> bytes:
-    return np.ascontiguousarray(columns, dtype=np.int64).tobytes()
+    return assemble(layout, seg.blocks, rows, agg, sel, ctx.title or "", page_row)
 
 
 @lru_cache(maxsize=8)
@@ -179,7 +179,7 @@ def _layout(vocab: Vocabulary, columns: bytes | None) -> Layout:
         size,
     )
     return Layout(
-        None if columns is None else np.frombuffer(columns, dtype=np.int64),
+        None if columns is None else array("q", columns),
         widths,
         _KIND_INDEX,
         HEADINGS,
@@ -239,7 +239,12 @@ def text_word_columns(
     ``index`` (word -> column) may hold only some of the vocabulary: the columns of the
     others stay 0, and inference, which reads only the words its trees test, looks up
     fewer words. With ``rows``, the "says" columns are filled for those blocks only
-    (headings are read everywhere: the blocks under them need their words)."""
+    (headings are read everywhere: the blocks under them need their words).
+
+    As numpy matrices, for tools/train_blockmodel.py and the tests: extraction reads
+    the words inside _features.assemble, and never imports numpy."""
+    import numpy as np
+
     n = len(blocks)
     size = len(vocab.text_words)
     says = np.zeros((n, size))

@@ -4,8 +4,9 @@ confidence, and where an article's story ends."""
 
 from __future__ import annotations
 
-import numpy as np
+from array import array
 
+from unchrome._native import _arrays
 from unchrome._native._blocktext import ends_sentence
 from unchrome.model.features import PageContext
 from unchrome.pipeline.kinds import DISCUSSION_TYPES, discussion_url
@@ -74,16 +75,14 @@ def drop_thresholds(
     blocks: list[Block],
     structured: float,
     other: float,
-    probs: np.ndarray,
-    chars: np.ndarray,
-) -> np.ndarray:
+    probs: array,
+    chars: array,
+) -> array:
     """Per block, the probability below which decide() drops it from the selection:
     ``structured`` or ``other`` by its kind, moved by the page's expected F1 (see
     EXPECTED_F1_PIVOT)."""
     kinds = STRUCTURED_KINDS
-    by_kind = np.fromiter(
-        (structured if b.kind in kinds else other for b in blocks), np.float64, len(blocks)
-    )
+    by_kind = array("d", [structured if b.kind in kinds else other for b in blocks])
     return adapt_drop_thresholds(by_kind, probs, chars)
 
 
@@ -109,40 +108,38 @@ DROP_SHIFT_PER_F1 = 1.5
 DROP_THRESHOLD_RANGE = (0.05, 0.95)
 
 
-def expected_f1(probs: np.ndarray, weights: np.ndarray) -> float:
+def expected_f1(probs: array, weights: array) -> float:
     """The best word F1 the model expects on the page, reading each block's p as the
     chance it is content and ``weights`` as its size: over the sets it could keep
     (the blocks above some probability), the highest
-    2 * sum(kept p * w) / (sum(kept w) + sum(all p * w)). 0 when it expects nothing."""
-    mass = probs * weights
-    total = float(mass.sum())
-    if total <= 0.0:
-        return 0.0
-    order = np.argsort(-probs, kind="stable")
-    f1 = 2.0 * np.cumsum(mass[order]) / (np.cumsum(weights[order]) + total)
-    return float(f1.max())
+    2 * sum(kept p * w) / (sum(kept w) + sum(all p * w)). 0 when it expects nothing.
+    (Compiled: _arrays.expected_f1, the sums as numpy's were when it was measured.)"""
+    return _arrays.expected_f1(probs, weights)
 
 
-def adapt_drop_thresholds(
-    drop_below: np.ndarray, probs: np.ndarray, chars: np.ndarray
-) -> np.ndarray:
+def adapt_drop_thresholds(drop_below: array, probs: array, chars: array) -> array:
     """``drop_below`` moved by the page's expected F1 (see EXPECTED_F1_PIVOT)."""
-    expected = expected_f1(probs, np.asarray(chars, dtype=np.float64))
+    expected = expected_f1(probs, chars)
     if expected <= 0.0:
         return drop_below
     shift = DROP_SHIFT_PER_F1 * (expected - EXPECTED_F1_PIVOT)
-    return np.clip(drop_below + shift, *DROP_THRESHOLD_RANGE)
+    return _clipped(drop_below, shift, *DROP_THRESHOLD_RANGE)
+
+
+def _clipped(values: array, shift: float, low: float, high: float) -> array:
+    """Each of ``values`` plus ``shift``, within [low, high] (numpy's clip)."""
+    return array("d", [min(max(v + shift, low), high) for v in values])
 
 
 def decide(
-    probs: np.ndarray,
-    region: np.ndarray,
-    chars: np.ndarray,
-    drop_below: np.ndarray | float,
+    probs: array,
+    region: bytearray,
+    chars: array,
+    drop_below: array,
     add_above: float,
     story: bool = False,
     shift: float = 0.0,
-) -> np.ndarray:
+) -> bytearray:
     """Which blocks are main content, given the model's probabilities.
 
     The density selection (``region``: the winner and its merged siblings, less their
@@ -176,12 +173,15 @@ def decide(
     product +0.02), and on Readability.js's test pages 0.871 -> 0.889. Unless the
     model is sure of a real part of the selection (see CONFIDENT_P).
     """
-    outside = probs >= add_above if not story else np.zeros(len(probs), dtype=bool)
-    keep = np.where(region, probs >= drop_below, outside)
-    selected = chars[region].sum()
+    outside = _arrays.at_least(probs, add_above) if not story else bytearray(len(probs))
+    keep = _arrays.choose(region, _arrays.at_least_each(probs, drop_below), outside)
+    selected = _arrays.total(chars, region)
     if (
-        chars[keep].sum() < WINNER_GUARD_SHARE * selected
-        and chars[keep & region & (probs >= CONFIDENT_P)].sum() < CONFIDENT_SHARE * selected
+        _arrays.total(chars, keep) < WINNER_GUARD_SHARE * selected
+        and _arrays.total(
+            chars, _arrays.both(_arrays.both(keep, region), _arrays.at_least(probs, CONFIDENT_P))
+        )
+        < CONFIDENT_SHARE * selected
     ):
         return region.copy()
     if shift:
@@ -193,8 +193,9 @@ def decide(
         # listing of paragraph cards reads as a story, and its introduction, above the
         # grid, could join under no favor.
         if not story or shift < 0:
-            outside = probs >= min(max(add_above + shift, low), high)
-        keep = np.where(region, probs >= np.clip(drop_below + shift, low, high), outside)
+            outside = _arrays.at_least(probs, min(max(add_above + shift, low), high))
+        moved = _clipped(drop_below, shift, low, high)
+        keep = _arrays.choose(region, _arrays.at_least_each(probs, moved), outside)
     return keep
 
 
@@ -264,7 +265,7 @@ def is_linked_headline(block: Block) -> bool:
     )
 
 
-def story_end(blocks: list[Block], keep: np.ndarray, probs: np.ndarray | None = None) -> np.ndarray:
+def story_end(blocks: list[Block], keep: bytearray, probs: array | None = None) -> bytearray:
     """``keep`` less what follows an article's story: from the first linked headline
     after the story's last paragraph of prose (and the label or heading just before
     it: "Most read", "More from World"), the rest of the selection is teaser cards,
@@ -273,7 +274,7 @@ def story_end(blocks: list[Block], keep: np.ndarray, probs: np.ndarray | None = 
     (a sign-off, "(END)", a credit line) stay. A page with fewer than
     STORY_MIN_PARAGRAPHS paragraphs of prose is left as it is, and so is a block the
     model is sure of (``probs``, see STORY_END_SURE_P)."""
-    kept = np.flatnonzero(keep).tolist()
+    kept = _arrays.indices(keep)
     # A teaser card's summary is prose too, but it follows its linked headline.
     prose = [
         i
@@ -325,18 +326,19 @@ def story_end(blocks: list[Block], keep: np.ndarray, probs: np.ndarray | None = 
             )
         }
         after = [i for i in after if i not in sure]
-    cut[np.array(after, dtype=np.int64)] = False
+    for index in after:
+        cut[index] = False
     return cut
 
 
-def before_headline(blocks: list[Block], keep: np.ndarray) -> np.ndarray:
+def before_headline(blocks: list[Block], keep: bytearray) -> bytearray:
     """``keep`` less the rows of data tables kept ahead of an article's headline (its
     first <h1> kept): a programme schedule, a market ticker or a timetable the
     template puts at the top of the story's container. A story's own tables follow
     its headline. Measured before it was written: on the article pages of WCXB dev,
     the news set and fundus, 37 pages keep blocks ahead of their headline, none of
     them a table row (paragraphs, 98% of them in the truth, and list items, 62%, stay)."""
-    kept = np.flatnonzero(keep).tolist()
+    kept = _arrays.indices(keep)
     headline = next((i for i in kept if blocks[i].kind == "h1"), None)
     if headline is None:
         return keep
@@ -344,7 +346,8 @@ def before_headline(blocks: list[Block], keep: np.ndarray) -> np.ndarray:
     if not rows:
         return keep
     cut = keep.copy()
-    cut[np.array(rows, dtype=np.int64)] = False
+    for index in rows:
+        cut[index] = False
     return cut
 
 
@@ -353,7 +356,7 @@ def is_story(agg: Aggregate, sel: Selection) -> bool:
     if sel.orphan or sel.winner < 0:
         return False
     winner = sel.winner
-    return bool(agg.p_chars[winner] >= STORY_P_SHARE * max(agg.chars[winner], 1.0))
+    return agg.p_chars[winner] >= STORY_P_SHARE * max(agg.chars[winner], 1.0)
 
 
 # The second reading (pipeline.container): on an article, what the model keeps outside
@@ -392,37 +395,36 @@ KEPT_OUTSIDE_KINDS = frozenset({"pre", "table"})
 
 def within_container(
     blocks: list[Block],
-    keep: np.ndarray,
-    probs: np.ndarray,
-    inside: np.ndarray,
-    chars: np.ndarray,
-) -> np.ndarray:
+    keep: bytearray,
+    probs: array,
+    inside: bytearray,
+    chars: array,
+) -> bytearray:
     """``keep`` bounded by the container reading (``inside``, per block: see
     CONTAINER_MIN_RATIO)."""
-    kept = float(chars[keep].sum())
-    both = keep & inside
-    agreed = float(chars[both].sum())
+    kept = _arrays.total(chars, keep)
+    both = _arrays.both(keep, inside)
+    agreed = _arrays.total(chars, both)
     if (
         kept <= 0.0
         or agreed < CONTAINER_MIN_RATIO * kept
-        or agreed < CONTAINER_MIN_AGREE * float(chars[inside].sum())
+        or agreed < CONTAINER_MIN_AGREE * _arrays.total(chars, inside)
     ):
         return keep
-    earn = inside | (probs >= CONTAINER_SURE_P)
+    earn = _arrays.either(inside, _arrays.at_least(probs, CONTAINER_SURE_P))
     # Code and a table's rows keep their place (as in decide, they leave only on strong
     # evidence): Readability's paragraph points miss them, and a story's listing or data
     # table after its last paragraph is its own (WCXB dev Markdown: table rows 0.773 ->
     # 0.762 and code blocks 0.673 -> 0.661 when they had to earn it too).
-    for index in np.flatnonzero(keep & ~earn).tolist():
+    for index in _arrays.indices(_arrays.without(keep, earn)):
         earn[index] = blocks[index].kind in KEPT_OUTSIDE_KINDS
-    span = np.flatnonzero(both)
-    first, last = int(span[0]), int(span[-1])
-    earn[first : last + 1] = True
-    for index in np.flatnonzero(keep[:first])[::-1].tolist():
+    first, last = both.find(1), both.rfind(1)
+    earn[first : last + 1] = b"\x01" * (last + 1 - first)
+    for index in reversed(_arrays.indices(keep[:first])):
         if not is_prose(blocks[index]):
             break
         earn[index] = True
-    return keep & earn
+    return _arrays.both(keep, earn)
 
 
 def is_other_kind(ctx: PageContext) -> bool:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
+from array import array
 
-from unchrome._native._trees import raw_scores
+from unchrome._native._trees import raw_scores, sigmoid
 
 
 class ObliviousTrees:
@@ -13,45 +13,47 @@ class ObliviousTrees:
     In an oblivious tree every node of one level tests the same feature against the
     same border, so a row's leaf is the binary number its ``depth`` tests spell. The
     compiled _trees.raw_scores reads them so for every block and every tree.
+
+    ``feature`` and ``border`` hold a row of ``depth`` splits per tree, ``leaves`` a row
+    of 2 ** ``depth`` values per tree, each flat (the rows one after the other).
     """
 
     def __init__(
         self,
-        feature: np.ndarray,
-        border: np.ndarray,
-        leaves: np.ndarray,
+        feature: array,
+        border: array,
+        leaves: array,
+        depth: int,
         bias: float,
         scale: float = 1.0,
     ) -> None:
-        self.feature = feature  # (trees, depth) int
-        self.border = border  # (trees, depth) float32: test is value > border
-        self.leaves = leaves  # (trees, 2 ** depth) float64
+        if depth <= 0 or len(feature) % depth or len(border) != len(feature):
+            raise ValueError("the trees' splits do not fill rows of their depth")
+        if len(leaves) != (len(feature) // depth) << depth:
+            raise ValueError("the trees' leaves do not fill a row of 2 ** depth per tree")
+        self.feature = array("q", feature)  # int: the feature each split tests
+        self.border = array("f", border)  # float32: the test is value > border
+        self.leaves = array("d", leaves)  # float64
+        self.depth = depth
         self.bias = bias
         self.scale = scale
-        # The features the trees test, and each split's row among them.
-        # np.unique's result, without np.unique: it imports numpy.ma on first use
-        # (8 ms of a one-page command line's start).
-        self.used = np.array(sorted(set(feature.ravel().tolist())), dtype=feature.dtype)
-        self._rows = np.searchsorted(self.used, feature).astype(np.intc)
-        self._borders = np.ascontiguousarray(border, dtype=np.float32)
-        self._leaves = np.ascontiguousarray(leaves, dtype=np.float64)
+        # The features the trees test (sorted), and each split's row among them.
+        self.used = array("q", sorted(set(self.feature)))
+        row_of = {f: r for r, f in enumerate(self.used)}
+        self._rows = array("q", [row_of[f] for f in self.feature])
 
-    def raw_by_feature(self, xt: np.ndarray) -> np.ndarray:
-        """Raw scores from the ``used`` features, one row per feature, one column per
-        block (feature-major: each split reads one contiguous row, see _trees)."""
-        xt = np.ascontiguousarray(xt, dtype=np.float32)
-        return raw_scores(xt, self._rows, self._borders, self._leaves) * self.scale + self.bias
+    @property
+    def trees(self) -> int:
+        return len(self.feature) // self.depth
 
-    def raw(self, x: np.ndarray) -> np.ndarray:
-        """Raw scores of a full row-major feature matrix (one row per block)."""
-        if not len(x):
-            return np.zeros(0)
-        return self.raw_by_feature(np.ascontiguousarray(x[:, self.used].T))
+    def raw_by_feature(self, xt: array, blocks: int) -> array:
+        """Raw scores from the ``used`` features: ``xt`` (float32) holds a row per
+        feature, a column per block, the rows one after the other (feature-major:
+        each split reads one contiguous row, see _trees)."""
+        return raw_scores(
+            xt, blocks, self._rows, self.border, self.leaves, self.depth, self.scale, self.bias
+        )
 
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        """Probabilities, one per row."""
-        return sigmoid(self.raw(x))
-
-
-def sigmoid(raw: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-raw))
+    def predict_by_feature(self, xt: array, blocks: int) -> array:
+        """Probabilities, one per block, from the ``used`` features (as raw_by_feature)."""
+        return sigmoid(self.raw_by_feature(xt, blocks))

@@ -20,10 +20,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
-
+from unchrome._native import _arrays
 from unchrome._native._blocks import paragraph_points
-from unchrome._native._select import blocks_inside, children, root_owners
+from unchrome._native._select import blocks_inside, children, owned, root_owners
 from unchrome.pipeline.score import Aggregate
 from unchrome.pipeline.segmentation import Block, Segmentation
 from unchrome.rules.names import by_first_letter
@@ -96,7 +95,7 @@ class Container:
 
     top: int  # element id of the top candidate, -1 when no paragraph scored
     roots: list[int]  # the top candidate and the siblings that joined it
-    inside: np.ndarray  # per block
+    inside: bytearray  # per block (a mask, see select.Selection)
 
 
 def read_container(seg: Segmentation, agg: Aggregate) -> Container:
@@ -105,7 +104,7 @@ def read_container(seg: Segmentation, agg: Aggregate) -> Container:
     parents = seg.parents
     tags = seg.tags
     n_elements = len(seg.nodes)
-    nothing = Container(-1, [], np.zeros(len(blocks), dtype=bool))
+    nothing = Container(-1, [], bytearray(len(blocks)))
     if not blocks or not n_elements:
         return nothing
     # Readability.js: a paragraph's parent gets its points, the grandparent half, each
@@ -120,32 +119,38 @@ def read_container(seg: Segmentation, agg: Aggregate) -> Container:
         _LEVEL_DIVIDERS,
         TAG_SCORE,
     )
-    candidates = np.flatnonzero(scored)
-    if not len(candidates):
+    candidates = _arrays.indices(scored)
+    if not candidates:
         return nothing
-    link_share = np.minimum(agg.a_chars / np.maximum(agg.chars, 1.0), 1.0)
+    chars, a_chars = agg.chars, agg.a_chars
+
+    def link_share(element: int) -> float:
+        return min(a_chars[element] / max(chars[element], 1.0), 1.0)
+
     # The class/id weight moves a score by at most NAME_WEIGHT: it is read (from the
     # element's attributes, the costly part) only for the candidates it could lift to
     # the top, and for the top candidate's siblings. The answer is the same as reading
     # it for every candidate: 0.5 ms less at the median WCXB page, where a page scores
     # some 40 candidates.
-    keep_share = 1.0 - link_share
-    best_floor = float(np.max(np.where(scored, (scores - NAME_WEIGHT) * keep_share, -np.inf)))
-    weighed = np.zeros(n_elements, dtype=bool)
+    keep_share = {e: 1.0 - link_share(e) for e in candidates}
+    best_floor = max((scores[e] - NAME_WEIGHT) * keep_share[e] for e in candidates)
+    weighed: set[int] = set()
 
     def weigh(element: int) -> None:
-        if not weighed[element]:
-            weighed[element] = True
+        if element not in weighed:
+            weighed.add(element)
             scores[element] += _name_weight(seg, element)
 
     def final_of(element: int) -> float:
         weigh(element)
-        return float(scores[element] * keep_share[element])
+        return scores[element] * keep_share[element]
 
-    for element in np.flatnonzero(scored & ((scores + NAME_WEIGHT) * keep_share >= best_floor)):
-        weigh(int(element))
-    final = np.where(scored & weighed, scores * keep_share, -np.inf)
-    top = _climb(parents, scored, final_of, int(final.argmax()))
+    for element in candidates:
+        if (scores[element] + NAME_WEIGHT) * keep_share[element] >= best_floor:
+            weigh(element)
+    # The first best final score among the candidates weighed.
+    best = max(weighed, key=lambda e: (final_of(e), -e))
+    top = _climb(parents, scored, final_of, best)
     roots = [top]
     parent = parents[top]
     own_text_cache: dict[int, str] = {}
@@ -157,8 +162,8 @@ def read_container(seg: Segmentation, agg: Aggregate) -> Container:
                 or (
                     tags[sibling] == "p"
                     and _is_prose(
-                        agg.chars[sibling],
-                        link_share[sibling],
+                        chars[sibling],
+                        link_share(sibling),
                         lambda e=sibling: _own_text(blocks, own_text_cache, e),
                     )
                 )
@@ -166,12 +171,12 @@ def read_container(seg: Segmentation, agg: Aggregate) -> Container:
                 roots.append(sibling)
         roots.sort()
     root_of = root_owners(parents, set(roots))
-    inside = blocks_inside(agg.block_of, agg.element_of, (root_of >= 0).view(np.uint8), len(blocks))
+    inside = blocks_inside(agg.block_of, agg.element_of, owned(root_of), len(blocks))
     return Container(top, roots, inside)
 
 
 def _climb(
-    parents: list[int], scored: np.ndarray, final_of: Callable[[int], float], top: int
+    parents: list[int], scored: bytearray, final_of: Callable[[int], float], top: int
 ) -> int:
     """Readability.js's move up from the top candidate: to a parent whose score rises
     above the candidate's within the first steps (the content is spread over several of

@@ -19,6 +19,7 @@ from html import escape
 from typing import Any, Protocol
 
 from unchrome import inputs, metadata
+from unchrome._native import _arrays
 from unchrome._native._dom import collapse, page_elements
 from unchrome.config import DEFAULT_CONFIG, Config, Favor
 from unchrome.errors import (
@@ -462,7 +463,7 @@ class Extractor:
             )
         else:
             # The density selection less its link lists: a caller's scorer, or no model.
-            view_keep = sel.in_root & ~sel.noise
+            view_keep = _arrays.without(sel.in_root, sel.noise)
         # A named sidebar is no content, whatever the model said (select.sidebar_elements).
         view_keep = select.beside_sidebars(view_keep, sel.aside)
         if not cfg.include_comments:

@@ -210,7 +210,7 @@ def html(
     if root_id < 0:
         return "", media
     root = seg.nodes[root_id]
-    keep = content.keep.tolist()
+    keep = list(content.keep)
     # The nodes of the kept blocks and of the dropped ones, and the elements up to the
     # written root that hold a kept block's node and those that hold a dropped block's
     # text (its whitespace is none: the walk writes it as it is).

@@ -14,10 +14,10 @@ once let the link share pass 1 and zeroed the real body.)
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 
-import numpy as np
-
+from unchrome._native import _blocks
 from unchrome._native._blocks import element_sums
 from unchrome.pipeline.segmentation import FLAG_IN_LINK, Segmentation
 
@@ -36,31 +36,27 @@ LINK_PENALTY = 1.2
 
 @dataclass(slots=True)
 class Aggregate:
-    """Per-element sums over the blocks each element holds (numpy arrays by element id),
-    plus the block-to-ancestor incidence they were summed over.
+    """Per-element sums over the blocks each element holds (float64 arrays by element
+    id), plus the block-to-ancestor incidence they were summed over (int64 arrays).
 
     The counts come from the same blocks for numerator and denominator, so a share can
     never exceed 1.
     """
 
-    chars: np.ndarray
-    p_chars: np.ndarray
-    a_chars: np.ndarray
-    card_chars: np.ndarray
-    block_of: np.ndarray  # incidence: block index ...
-    element_of: np.ndarray  # ... and one of the elements holding it
-    block_chars: np.ndarray
-    scores: np.ndarray  # the density score of every element (density())
+    chars: array
+    p_chars: array
+    a_chars: array
+    card_chars: array
+    block_of: array  # incidence: block index ...
+    element_of: array  # ... and one of the elements holding it
+    block_chars: array
+    scores: array  # the density score of every element (density())
 
 
-def density(chars: np.ndarray, p_chars: np.ndarray, a_chars: np.ndarray) -> np.ndarray:
-    """The density score of every element, from its sums."""
-    safe = np.maximum(chars, 1.0)
-    return (
-        chars
-        * (P_BASE + P_WEIGHT * p_chars / safe)
-        * np.maximum(0.0, 1.0 - LINK_PENALTY * a_chars / safe)
-    )
+def density(chars: array, p_chars: array, a_chars: array) -> array:
+    """The density score of every element, from its sums: the formula above, each
+    share over max(chars, 1) (compiled: _blocks.density)."""
+    return _blocks.density(chars, p_chars, a_chars, P_BASE, P_WEIGHT, LINK_PENALTY)
 
 
 def aggregate(seg: Segmentation) -> Aggregate:

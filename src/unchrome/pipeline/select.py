@@ -11,11 +11,11 @@ headline taken out, short paragraphs following their neighbours, repeats dropped
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
+from unchrome._native import _arrays
 from unchrome._native._blocktext import prose_chars
 from unchrome._native._select import (
     blocks_inside,
@@ -23,6 +23,7 @@ from unchrome._native._select import (
     children,
     innermost,
     noise_elements,
+    owned,
     root_owners,
 )
 from unchrome.pipeline.parse import LexborHTMLParser, LexborNode
@@ -87,17 +88,18 @@ ORPHAN_PROSE_SHARE = 0.8
 
 @dataclass(slots=True)
 class Selection:
-    """The density stage's answer, per element and per block."""
+    """The density stage's answer, per element and per block. A mask is a bytearray
+    of one 0 or 1 per block (see _arrays)."""
 
     winner: int  # element id, -1 when no candidate has text
     roots: list[int]  # winner plus merged siblings, or [0] (the segmented root)
     orphan: bool  # no candidate held half of the page: the roots are the page
-    in_root: np.ndarray  # per block
-    noise: np.ndarray  # per block: inside a link list or named chrome of the roots
+    in_root: bytearray  # per block
+    noise: bytearray  # per block: inside a link list or named chrome of the roots
     # per block: inside a sidebar (see sidebar_elements), never content
-    aside: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    aside: bytearray = field(default_factory=bytearray)
     # per block: inside an element named the body of a post (see within_story_body)
-    body: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    body: bytearray = field(default_factory=bytearray)
 
 
 def select_blocks(
@@ -114,19 +116,15 @@ def select_blocks(
     tags = seg.tags
     parents = seg.parents
     if not elements:
-        nothing = np.zeros(n, dtype=bool)
-        return Selection(-1, [], True, nothing, nothing, nothing)
+        return Selection(-1, [], True, bytearray(n), bytearray(n), bytearray(n), bytearray(n))
     scores = agg.scores
-    candidate = candidates(tags, CANDIDATE_TAGS)
+    candidate = candidates(tags, CANDIDATE_TAGS, agg.chars)  # ... holding text
     candidate[0] = False  # the segmented root is the body: never a candidate
-    candidate &= agg.chars > 0
-    if score is not None:
-        ranked = np.zeros(elements)
-        for element in np.flatnonzero(candidate).tolist():
-            ranked[element] = score(seg.nodes[element])
-    else:
-        ranked = np.where(candidate, scores, 0.0)
-    winner = int(ranked.argmax()) if elements and ranked.max() > 0 else -1
+    ranked = _arrays.doubles(elements)
+    for element in _arrays.indices(candidate):
+        ranked[element] = score(seg.nodes[element]) if score is not None else scores[element]
+    best = _arrays.argmax(ranked)
+    winner = best if best >= 0 and ranked[best] > 0 else -1
     orphan = winner < 0 or (
         score is None
         and agg.chars[winner] < ORPHAN_WINNER_SHARE * agg.chars[0]
@@ -149,27 +147,27 @@ def select_blocks(
     doomed = (
         _noise_elements(seg, agg, root_of, root_set)
         if not (orphan and score is not None)
-        else np.zeros(elements, dtype=bool)
+        else bytearray(elements)
     )
     # The blocks inside a root, and those inside a doomed element.
-    in_root = blocks_inside(agg.block_of, agg.element_of, (root_of >= 0).view(np.uint8), n)
-    noise = blocks_inside(agg.block_of, agg.element_of, doomed.view(np.uint8), n)
+    in_root = blocks_inside(agg.block_of, agg.element_of, owned(root_of), n)
+    noise = blocks_inside(agg.block_of, agg.element_of, doomed, n)
     # A caller's scorer stands alone: its winner keeps its sidebars. Most pages name
     # none, and skip the walk over the incidence.
     sidebars = sidebar_elements(seg, agg, winner) if score is None else None
     aside = (
-        blocks_inside(agg.block_of, agg.element_of, sidebars.view(np.uint8), n)
-        if sidebars is not None and sidebars.any()
-        else np.zeros(n, dtype=bool)
+        blocks_inside(agg.block_of, agg.element_of, sidebars, n)
+        if sidebars is not None and 1 in sidebars
+        else bytearray(n)
     )
     return Selection(winner, roots, orphan, in_root, noise, aside, _in_post_body(seg, agg))
 
 
-def beside_sidebars(keep: np.ndarray, aside: np.ndarray) -> np.ndarray:
+def beside_sidebars(keep: bytearray, aside: bytearray) -> bytearray:
     """``keep`` less the blocks of named sidebars (Selection.aside), unless they are all
     it holds: a page is never refused for its only text."""
-    beside = keep & ~aside
-    return beside if beside.any() else keep
+    beside = _arrays.without(keep, aside)
+    return beside if 1 in beside else keep
 
 
 # The body of a post that the page names (segmentation.NAMED_BODY: "entry-content",
@@ -186,14 +184,14 @@ def beside_sidebars(keep: np.ndarray, aside: np.ndarray) -> np.ndarray:
 STORY_BODY_SHARE = 0.5
 
 
-def within_story_body(blocks: Sequence[Block], body: np.ndarray, keep: np.ndarray) -> np.ndarray:
+def within_story_body(blocks: Sequence[Block], body: bytearray, keep: bytearray) -> bytearray:
     """``keep`` less the blocks after the last one inside a named post body (``body``,
     Selection.body), when the kept blocks inside it hold STORY_BODY_SHARE of the kept
     prose (segmentation.is_prose)."""
-    if not len(body) or not body.any():
+    if 1 not in body:
         return keep
     prose = inside = 0
-    for index in np.flatnonzero(keep).tolist():
+    for index in _arrays.indices(keep):
         block = blocks[index]
         if is_prose(block):
             prose += len(block.text)
@@ -202,25 +200,29 @@ def within_story_body(blocks: Sequence[Block], body: np.ndarray, keep: np.ndarra
     if not prose or inside < STORY_BODY_SHARE * prose:
         return keep
     ended = keep.copy()
-    ended[int(np.flatnonzero(body)[-1]) + 1 :] = False
+    last = body.rfind(1)
+    ended[last + 1 :] = bytes(len(ended) - last - 1)
     return ended
 
 
-def _in_post_body(seg: Segmentation, agg: Aggregate) -> np.ndarray:
+def _in_post_body(seg: Segmentation, agg: Aggregate) -> bytearray:
     """Per block: inside an element named the body of a post (segmentation.NAMED_BODY)."""
     named = _elements_named(seg, NAMED_BODY)
     if named is None:
-        return np.zeros(len(seg.blocks), dtype=bool)
-    return blocks_inside(agg.block_of, agg.element_of, named.view(np.uint8), len(seg.blocks))
+        return bytearray(len(seg.blocks))
+    return blocks_inside(agg.block_of, agg.element_of, named, len(seg.blocks))
 
 
-def _elements_named(seg: Segmentation, verdict: int) -> np.ndarray | None:
+def _elements_named(seg: Segmentation, verdict: int) -> bytearray | None:
     """Per element: whether its class/id words say ``verdict`` (a segmentation.NAMED_*);
     None when no element's do, which most pages show in one scan in C."""
     said = seg.named
     if verdict not in said:
         return None
-    return np.asarray(said, dtype=np.int8) == verdict
+    # One byte per element, 1 where it says ``verdict``: bytearray's translate, in C.
+    table = bytearray(256)
+    table[verdict] = 1
+    return bytearray(said).translate(table)
 
 
 # An element named a sidebar that holds this share of the density winner's text and
@@ -234,7 +236,7 @@ SIDEBAR_WRAPPER_TEXT_SHARE = 0.9
 SIDEBAR_WRAPPER_P_SHARE = 0.5
 
 
-def sidebar_elements(seg: Segmentation, agg: Aggregate, winner: int) -> np.ndarray:
+def sidebar_elements(seg: Segmentation, agg: Aggregate, winner: int) -> bytearray:
     """Per element: named a sidebar (segmentation.NAMED_SIDEBAR), neither holding the
     ``winner`` nor wrapping its story (SIDEBAR_WRAPPER_TEXT_SHARE of its text and
     SIDEBAR_WRAPPER_P_SHARE of its paragraphs). Whatever the block model makes of its
@@ -251,12 +253,14 @@ def sidebar_elements(seg: Segmentation, agg: Aggregate, winner: int) -> np.ndarr
     """
     named = _elements_named(seg, NAMED_SIDEBAR)
     if named is None:
-        return np.zeros(len(seg.named), dtype=bool)
+        return bytearray(len(seg.named))
     if winner >= 0:
-        wraps = (agg.chars >= SIDEBAR_WRAPPER_TEXT_SHARE * agg.chars[winner]) & (
-            agg.p_chars > SIDEBAR_WRAPPER_P_SHARE * agg.p_chars[winner]
-        )
-        named &= ~wraps
+        chars, p_chars = agg.chars, agg.p_chars
+        text_floor = SIDEBAR_WRAPPER_TEXT_SHARE * chars[winner]
+        p_floor = SIDEBAR_WRAPPER_P_SHARE * p_chars[winner]
+        for element in _arrays.indices(named):
+            if chars[element] >= text_floor and p_chars[element] > p_floor:
+                named[element] = False
     parents = seg.parents
     element = winner
     while element >= 0:
@@ -269,18 +273,18 @@ def _holds_the_prose(seg: Segmentation, agg: Aggregate, winner: int) -> bool:
     """Whether the element ``winner`` holds ORPHAN_PROSE_SHARE of the page's prose."""
     blocks = seg.blocks
     prose = prose_chars(blocks)
-    total = prose.sum()
+    total = _arrays.total(prose)
     if total <= 0:
         return False
-    marked = np.zeros(len(seg.nodes), dtype=np.uint8)
+    marked = bytearray(len(seg.nodes))
     marked[winner] = 1
     inside = blocks_inside(agg.block_of, agg.element_of, marked, len(blocks))
-    return bool(prose[inside].sum() >= ORPHAN_PROSE_SHARE * total)
+    return _arrays.total(prose, inside) >= ORPHAN_PROSE_SHARE * total
 
 
 def _noise_elements(
-    seg: Segmentation, agg: Aggregate, root_of: np.ndarray, roots: set[int]
-) -> np.ndarray:
+    seg: Segmentation, agg: Aggregate, root_of: array, roots: set[int]
+) -> bytearray:
     """Per element: a navigation-like block inside a root (not a root itself):
 
     - nav, aside or menu;
@@ -312,13 +316,13 @@ def _noise_elements(
     )
 
 
-def html_root(seg: Segmentation, keep: np.ndarray, region: Sequence[int] = ()) -> int:
+def html_root(seg: Segmentation, keep: bytearray, region: Sequence[int] = ()) -> int:
     """The element the HTML rendering starts from: the deepest one holding every kept
     block, but never one inside the density selection's ``region`` elements (a story
     of one long paragraph and a diagram would otherwise shrink to the paragraph and
     lose the diagram). -1 when nothing is kept."""
     blocks = seg.blocks
-    kept = np.flatnonzero(keep).tolist()
+    kept = _arrays.indices(keep)
     if not kept or not seg.nodes:
         return -1
     common = list(blocks[kept[0]].path)
@@ -353,7 +357,7 @@ def _repeats_title(wanted: str, heading: str) -> bool:
     return len(found) >= TITLE_MIN_CHARS and (wanted.startswith(found) or found.startswith(wanted))
 
 
-def title_block(seg: Segmentation, in_root: np.ndarray, title: str) -> int:
+def title_block(seg: Segmentation, in_root: bytearray, title: str) -> int:
     """Index of the first <h1> block of the roots when it repeats the page title, else -1.
 
     The title is Result.title already; in the body it is counted twice. On the WCXB
@@ -370,12 +374,13 @@ def title_block(seg: Segmentation, in_root: np.ndarray, title: str) -> int:
     return -1
 
 
-def dropped_heading(seg: Segmentation, keep: np.ndarray, in_root: np.ndarray) -> int:
+def dropped_heading(seg: Segmentation, keep: bytearray, in_root: bytearray) -> int:
     """Index of the <h1> of the roots that the block model dropped ahead of the first
     kept block, else -1: the story's own headline, which the hand-made WCXB content
     leaves out (so the model learnt to drop it) but a Markdown document opens with."""
-    kept = np.flatnonzero(keep)
-    end = int(kept[0]) if len(kept) else len(seg.blocks)
+    end = keep.find(1)
+    if end < 0:
+        end = len(seg.blocks)
     for index in range(end):
         if seg.blocks[index].kind == "h1" and in_root[index]:
             return index
@@ -394,45 +399,41 @@ class Content:
     """The one decision every rendering reads: which blocks of ``seg`` are content."""
 
     seg: Segmentation  # every block of the page, or of a fallback's fragment
-    keep: np.ndarray  # per block of seg
+    keep: bytearray  # per block of seg (a mask, see Selection)
     heading: str | None = None  # the headline taken out of the body: Markdown opens with it
     region: tuple[int, ...] = ()  # the density selection's elements (see html_root)
-    repeats: np.ndarray | None = None  # per block: left out as a repeat of a kept one
+    repeats: bytearray | None = None  # per block: left out as a repeat of a kept one
 
     def screen_text(self) -> str:
         """Every word the selection shows, repeats and short paragraphs included: what
         the bot-wall and dead-page screens are judged on."""
-        shown = self.keep if self.repeats is None else self.keep | self.repeats
-        return " ".join(b.text for b, k in zip(self.seg.blocks, shown.tolist(), strict=True) if k)
+        shown = self.keep if self.repeats is None else _arrays.either(self.keep, self.repeats)
+        return " ".join(b.text for b, k in zip(self.seg.blocks, shown, strict=True) if k)
 
     def blocks(self, min_paragraph_chars: int = 0) -> list[Block]:
         """The kept blocks, less paragraphs under ``min_paragraph_chars`` characters."""
         return [
             b
-            for b, k in zip(self.seg.blocks, self.keep.tolist(), strict=True)
+            for b, k in zip(self.seg.blocks, self.keep, strict=True)
             if k and not (b.kind in LENGTH_FILTERED and len(b.text) < min_paragraph_chars)
         ]
 
 
-def whole(seg: Segmentation, wanted: int = 0, exclude: int = 0) -> np.ndarray:
+def whole(seg: Segmentation, wanted: int = 0, exclude: int = 0) -> bytearray:
     """Every block carrying all ``wanted`` flags and none of ``exclude``: the caller's
     selector (FLAG_SELECTED) or the whole pruned page."""
-    return np.fromiter(
-        ((b.flags & wanted) == wanted and not b.flags & exclude for b in seg.blocks),
-        dtype=bool,
-        count=len(seg.blocks),
-    )
+    return bytearray((b.flags & wanted) == wanted and not b.flags & exclude for b in seg.blocks)
 
 
 def settle(
     seg: Segmentation,
-    keep: np.ndarray | None,
+    keep: bytearray | None,
     title: str | None,
     *,
     view: Sequence[int] | None = None,
     shown: Segmentation | None = None,
-    view_keep: np.ndarray | None = None,
-    in_root: np.ndarray | None = None,
+    view_keep: bytearray | None = None,
+    in_root: bytearray | None = None,
     exclude: int = 0,
     region: Sequence[int] = (),
 ) -> Content:
@@ -453,10 +454,10 @@ def settle(
             view_keep[heading] = False
         else:
             heading = dropped_heading(shown, view_keep, in_root)
-        keep = np.zeros(len(seg.blocks), dtype=bool)
-        index = np.asarray(view, dtype=np.int64)
-        keep[index] = view_keep
-        heading = int(index[heading]) if heading >= 0 else -1
+        keep = bytearray(len(seg.blocks))
+        for position, kept in zip(view, view_keep, strict=True):
+            keep[position] = kept
+        heading = view[heading] if heading >= 0 else -1
         settle_short(seg, keep, exclude)
     else:
         if keep is None:
@@ -473,13 +474,13 @@ def settle(
     return Content(seg, keep, text, tuple(region), repeats)
 
 
-def _opens_with(blocks: Sequence[Block], keep: np.ndarray, headline: str) -> bool:
+def _opens_with(blocks: Sequence[Block], keep: bytearray, headline: str) -> bool:
     """Whether the kept blocks, before their first paragraph of prose, hold a heading
     that says the ``headline`` again (a page repeats its <h1> as the body's first <h3>,
     under a byline): the Markdown then shows that heading where the page has it rather
     than printing the headline twice."""
     wanted = _headline_key(headline)
-    for index in np.flatnonzero(keep).tolist():
+    for index in _arrays.indices(keep):
         block = blocks[index]
         if is_prose(block):
             return False
@@ -488,7 +489,7 @@ def _opens_with(blocks: Sequence[Block], keep: np.ndarray, headline: str) -> boo
     return False
 
 
-def headings_over_kept(blocks: Sequence[Block], keep: np.ndarray) -> None:
+def headings_over_kept(blocks: Sequence[Block], keep: bytearray) -> None:
     """Keep a section heading (<h2>-<h6>) whose section opens with a kept paragraph of
     prose: the block model doubts short blocks, and a heading it dropped over a kept
     paragraph left that section without its title. The headings above it go with it
@@ -501,7 +502,7 @@ def headings_over_kept(blocks: Sequence[Block], keep: np.ndarray) -> None:
     boxes: the news set lost 0.002 of word F1 (precision 0.905 -> 0.901)."""
     below = 0  # the rank (1-6) of the heading kept just below; 0: none
     following = False  # whether the block after the current heading run is kept prose
-    kept = keep.tolist()  # read as a list: a numpy item costs five times a list's
+    kept = keep.copy()  # as it was: the loop keeps headings in ``keep``
     for i in range(len(blocks) - 1, -1, -1):
         block = blocks[i]
         kind = block.kind
@@ -517,7 +518,7 @@ def headings_over_kept(blocks: Sequence[Block], keep: np.ndarray) -> None:
             below = 0
 
 
-def settle_short(seg: Segmentation, keep: np.ndarray, exclude: int = 0) -> None:
+def settle_short(seg: Segmentation, keep: bytearray, exclude: int = 0) -> None:
     """Decide the short paragraphs (FLAG_SHORT) that the density score and the model do
     not see: one joins when kept blocks stand on both sides of it, or when the kept
     block beside it sits in the same container (a story's closing "Thanks for
@@ -529,7 +530,7 @@ def settle_short(seg: Segmentation, keep: np.ndarray, exclude: int = 0) -> None:
     short = [i for i, b in enumerate(blocks) if b.flags & FLAG_SHORT and not b.flags & exclude]
     if not short:
         return
-    kept = keep.tolist()
+    kept = keep.copy()
     n = len(blocks)
     # The nearest blocks on each side that the selection saw, for every block in two
     # passes: walking out from each short paragraph was quadratic on a page of
@@ -593,7 +594,7 @@ def _is_control(block: Block) -> bool:
 _ROW_TAG_ID = LexborHTMLParser("<table><tr><td>x</table>").css_first("tr").tag_id
 
 
-def settle_table_headers(blocks: Sequence[Block], keep: np.ndarray) -> None:
+def settle_table_headers(blocks: Sequence[Block], keep: bytearray) -> None:
     """A data table's first row heads the others: a table whose only kept row is its
     first keeps nothing (a header without rows says nothing), and one that keeps rows
     keeps its first as well (in Markdown the first row is the header; without it a
@@ -606,7 +607,7 @@ def settle_table_headers(blocks: Sequence[Block], keep: np.ndarray) -> None:
             rows.setdefault(block.owner, []).append(index)
     if not rows:
         return
-    kept = keep.tolist()
+    kept = keep.copy()
     for indices in rows.values():
         if len(indices) < 2:
             continue
@@ -652,10 +653,10 @@ def _repeat_in_place(
 
 def drop_repeats(
     blocks: Sequence[Block],
-    keep: np.ndarray,
+    keep: bytearray,
     tags: list[str] | None = None,
     nodes: Sequence[LexborNode] | None = None,
-) -> np.ndarray:
+) -> bytearray:
     """Keep only the first of kept blocks with the same text (DUPLICATE_MIN_CHARS and
     longer; table rows and code excepted); return the blocks dropped as repeats.
 
@@ -669,9 +670,9 @@ def drop_repeats(
     threads and CleanEval's twice. Keeping quotes lifted the news set's forums (word F1
     0.7995 -> 0.8030) and lowered WCXB's (0.8331 -> 0.8156), so they go.
     """
-    repeats = np.zeros(len(blocks), dtype=bool)
+    repeats = bytearray(len(blocks))
     seen: dict[str, int] = {}
-    for index in np.flatnonzero(keep).tolist():
+    for index in _arrays.indices(keep):
         block = blocks[index]
         text = block.text
         if len(text) < DUPLICATE_MIN_CHARS or block.kind in ("table", "pre"):
@@ -695,7 +696,7 @@ def drop_repeats(
 
 
 def _drop_lines_repeated_inside(
-    blocks: Sequence[Block], keep: np.ndarray, repeats: np.ndarray, seen: dict[str, int]
+    blocks: Sequence[Block], keep: bytearray, repeats: bytearray, seen: dict[str, int]
 ) -> None:
     """A kept block whose text is one line of another kept block (a summary box
     repeating the story's first sentence, where the story's lines are one block broken

@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-import numpy as np
-
 from unchrome.pipeline.segmentation import FLAG_COMMENT, Block, Segmentation, is_prose
 from unchrome.rules.tags import HEADINGS
 
@@ -116,7 +114,7 @@ AUTHOR_MAX_CHARS = 60
 MIN_POSTS = 2
 
 
-def post_authors(blocks: Sequence[Block], keep: np.ndarray) -> None:
+def post_authors(blocks: Sequence[Block], keep: bytearray) -> None:
     """Keep the heading that opens each post of a thread: the poster's name, which forum
     software prints as the post's <h2>-<h6> (a user card's "Bagabaga" over "Member",
     the date and the post). The block model reads a short heading among badges and
@@ -164,4 +162,5 @@ def post_authors(blocks: Sequence[Block], keep: np.ndarray) -> None:
             by_rank.setdefault(block.kind, []).append(i)
     for opening in by_rank.values():
         if len(opening) >= MIN_POSTS:
-            keep[opening] = True
+            for i in opening:
+                keep[i] = True
