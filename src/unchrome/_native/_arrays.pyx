@@ -118,6 +118,18 @@ def at_least_each(const double[::1] values, const double[::1] floors) -> bytearr
     return out
 
 
+def masked(const double[::1] values, const unsigned char[::1] mask):
+    """Per item: the value where ``mask`` is set, else 0 (numpy's where(mask, values,
+    0.0)), as float64 ("d")."""
+    cdef Py_ssize_t n = _same_size(values.shape[0], mask.shape[0]), i
+    out = doubles(n)
+    cdef double[::1] o = out
+    for i in range(n):
+        if mask[i]:
+            o[i] = values[i]
+    return out
+
+
 def total(const double[::1] values, const unsigned char[::1] mask=None) -> float:
     """The sum of ``values`` (where ``mask`` is set), added in order. The selection
     sums characters, whole numbers, which add up exactly in any order: the same sums

@@ -120,9 +120,12 @@ def select_blocks(
     scores = agg.scores
     candidate = candidates(tags, CANDIDATE_TAGS, agg.chars)  # ... holding text
     candidate[0] = False  # the segmented root is the body: never a candidate
-    ranked = _arrays.doubles(elements)
-    for element in _arrays.indices(candidate):
-        ranked[element] = score(seg.nodes[element]) if score is not None else scores[element]
+    if score is not None:
+        ranked = _arrays.doubles(elements)
+        for element in _arrays.indices(candidate):
+            ranked[element] = score(seg.nodes[element])
+    else:
+        ranked = _arrays.masked(scores, candidate)
     best = _arrays.argmax(ranked)
     winner = best if best >= 0 and ranked[best] > 0 else -1
     orphan = winner < 0 or (
