@@ -31,6 +31,15 @@ def test_mask_operations_are_numpys(data: st.DataObject) -> None:
     assert _arrays.indices(mask(a)) == np.flatnonzero(x).tolist()
 
 
+@given(st.lists(st.booleans(), max_size=30), st.data())
+def test_spread_is_numpys_assignment_at_positions(values: list[bool], data) -> None:
+    n = len(values) + data.draw(st.integers(0, 10))
+    positions = sorted(data.draw(st.permutations(range(n)))[: len(values)])
+    expected = np.zeros(n, dtype=bool)
+    expected[positions] = values
+    assert list(_arrays.spread(positions, mask(values), n)) == expected.astype(int).tolist()
+
+
 def test_masks_of_other_sizes_are_refused() -> None:
     with pytest.raises(ValueError, match="pair up"):
         _arrays.both(bytearray(3), bytearray(4))
@@ -38,6 +47,10 @@ def test_masks_of_other_sizes_are_refused() -> None:
         _arrays.choose(bytearray(2), bytearray(2), bytearray(1))
     with pytest.raises(ValueError, match="pair up"):
         _arrays.total(array("d", [1.0]), bytearray(2))
+    with pytest.raises(ValueError, match="pair up"):
+        _arrays.spread([0, 1], bytearray(1), 3)
+    with pytest.raises(IndexError, match="outside"):
+        _arrays.spread([5], bytearray(1), 3)
 
 
 @given(

@@ -98,6 +98,21 @@ def indices(const unsigned char[::1] mask) -> list:
     return out
 
 
+def spread(list positions, const unsigned char[::1] values, Py_ssize_t n) -> bytearray:
+    """A mask of ``n`` items holding ``values[k]`` at ``positions[k]`` and 0 elsewhere
+    (numpy's ``out[positions] = values``)."""
+    cdef Py_ssize_t k, at
+    _same_size(len(positions), values.shape[0])
+    out = bytearray(n)
+    cdef unsigned char[::1] o = out
+    for k in range(values.shape[0]):
+        at = positions[k]
+        if not 0 <= at < n:
+            raise IndexError(f"position {at} is outside {n} items")
+        o[at] = values[k] != 0
+    return out
+
+
 def at_least(const double[::1] values, double floor) -> bytearray:
     """Per item: ``values[i] >= floor``."""
     cdef Py_ssize_t n = values.shape[0], i

@@ -457,9 +457,7 @@ def settle(
             view_keep[heading] = False
         else:
             heading = dropped_heading(shown, view_keep, in_root)
-        keep = bytearray(len(seg.blocks))
-        for position, kept in zip(view, view_keep, strict=True):
-            keep[position] = kept
+        keep = _arrays.spread(list(view), view_keep, len(seg.blocks))
         heading = view[heading] if heading >= 0 else -1
         settle_short(seg, keep, exclude)
     else:
