@@ -451,7 +451,7 @@ def reference_raw(
             for d in range(feature.shape[1]):
                 if x[row, feature[t, d]] > border[t, d]:
                     leaf |= 1 << d
-            total += leaves[t, leaf]
+            total += float(leaves[t, leaf])  # float64 sums, as the trees add
         out[row] = total * scale + bias
     return out
 
@@ -463,11 +463,11 @@ def test_compiled_trees_match_the_reference_walk(depth):
     n_trees, n_features = 20, 7
     feature = rng.integers(0, n_features, (n_trees, depth))
     border = rng.normal(size=(n_trees, depth)).astype(np.float32)
-    leaves = rng.normal(size=(n_trees, 1 << depth))
+    leaves = rng.normal(size=(n_trees, 1 << depth)).astype(np.float32)
     trees = ObliviousTrees(
         array("q", feature.ravel().tolist()),
         array("f", border.ravel().tobytes()),
-        array("d", leaves.ravel().tobytes()),
+        array("f", leaves.ravel().tobytes()),
         depth,
         0.25,
         1.5,
@@ -485,10 +485,10 @@ def test_compiled_trees_match_the_reference_walk(depth):
 
 def test_trees_refuse_arrays_that_do_not_describe_them():
     with pytest.raises(ValueError, match="depth"):
-        ObliviousTrees(array("q", [0, 1, 2]), array("f", [0.0] * 3), array("d", [0.0] * 4), 2, 0.0)
+        ObliviousTrees(array("q", [0, 1, 2]), array("f", [0.0] * 3), array("f", [0.0] * 4), 2, 0.0)
     with pytest.raises(ValueError, match="leaves"):
-        ObliviousTrees(array("q", [0, 1]), array("f", [0.0] * 2), array("d", [0.0] * 3), 2, 0.0)
-    trees = ObliviousTrees(array("q", [0, 1]), array("f", [0.0] * 2), array("d", [0.0] * 4), 2, 0.0)
+        ObliviousTrees(array("q", [0, 1]), array("f", [0.0] * 2), array("f", [0.0] * 3), 2, 0.0)
+    trees = ObliviousTrees(array("q", [0, 1]), array("f", [0.0] * 2), array("f", [0.0] * 4), 2, 0.0)
     with pytest.raises(ValueError, match="row of the blocks"):
         trees.raw_by_feature(array("f", [0.0] * 5), 2)
 

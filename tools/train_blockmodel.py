@@ -751,7 +751,8 @@ def export(
     ours = trees.ObliviousTrees(
         array("q", feature.ravel().tolist()),
         array("f", border.ravel().tobytes()),
-        array("d", leaves.ravel().tobytes()),
+        # float32, as the file below holds them.
+        array("f", leaves.astype(np.float32).ravel().tobytes()),
         depth,
         bias,
         scale,

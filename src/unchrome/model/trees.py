@@ -33,7 +33,7 @@ class ObliviousTrees:
             raise ValueError("the trees' leaves do not fill a row of 2 ** depth per tree")
         self.feature = array("q", feature)  # int: the feature each split tests
         self.border = array("f", border)  # float32: the test is value > border
-        self.leaves = array("d", leaves)  # float64
+        self.leaves = array("f", leaves)  # float32, as the model file holds them
         self.depth = depth
         self.bias = bias
         self.scale = scale
