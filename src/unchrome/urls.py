@@ -19,12 +19,36 @@ def resolve(base: str | None, ref: str | None) -> str | None:
     ref = ref.strip()
     if not ref:
         return None
-    if not base:
+    if not base or _joins_as_is(ref):
         return ref
     try:
         return urljoin(base, ref)
     except ValueError:
         return ref
+
+
+def _joins_as_is(ref: str) -> bool:
+    """Whether ``urljoin`` gives any base and this ``ref`` back unchanged: an absolute
+    http(s) URL that urlparse and urlunparse write back as it is (printable ASCII, a
+    host, no IPv6 brackets, no ";" params, no empty "?" or "#", which they drop).
+    urljoin costs 4.5 us a URL, and the HTML rendering resolves some forty URLs at the
+    median WCXB page, most of them absolute already: 13% of its time.
+    (tests/test_urls.py holds it to urljoin on generated URLs.)"""
+    if ref.startswith("https://"):
+        rest = 8
+    elif ref.startswith("http://"):
+        rest = 7
+    else:
+        return False
+    if not (ref.isascii() and ref.isprintable()) or ref[rest : rest + 1] in ("", "/", "?", "#"):
+        return False
+    if "[" in ref or "]" in ref or ";" in ref:
+        return False
+    before, hash_mark, fragment = ref.partition("#")
+    if hash_mark and not fragment:
+        return False
+    _, question_mark, query = before.partition("?")
+    return not (question_mark and not query)
 
 
 def path(url: str | None) -> str:
