@@ -44,10 +44,10 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-# The rest of the API is imported on first use (PEP 562): the pipeline brings numpy and
-# the compiled walk, fetching an HTTP client, the crawl both. A command that needs none
-# of them (``unchrome --version``, ``--help``) or a program that only extracts does not
-# pay for the others at start-up.
+# The rest of the API is imported on first use (PEP 562): the pipeline brings the parser,
+# the compiled walks and the block model, fetching an HTTP client, the crawl both. A
+# command that needs none of them (``unchrome --version``, ``--help``) or a program that
+# only extracts does not pay for the others at start-up.
 _LAZY = {
     "FetchConfig": "unchrome.net.fetch_config",
     "aread": "unchrome.net.remote",
