@@ -529,6 +529,11 @@ def test_a_model_file_of_other_arrays_is_refused():
     np.savez(made, meta=np.zeros(2, dtype=np.uint8))
     with pytest.raises(ValueError, match="has no feature"):
         blockmodel._read_npz(made.getvalue())
+    # Not an archive, or one cut short: a ValueError naming it, not zipfile's errors.
+    packaged = (Path(blockmodel.__file__).parent / blockmodel.MODEL_FILE).read_bytes()
+    for data in (b"not a model", packaged[: len(packaged) // 2], b""):
+        with pytest.raises(ValueError, match="npz"):
+            blockmodel.load_model(data)
 
 
 def test_packaged_model_loads_and_builds_its_own_feature_width():

@@ -193,41 +193,50 @@ _NPY_HEADER = re.compile(rb"\{.*\}", re.S)
 def _read_npz(data: bytes) -> dict[str, tuple[tuple[int, ...], array]]:
     """The arrays of a numpy .npz archive (a zip of .npy files), as (shape, flat
     array) by name, read without numpy: its import was a third of a one-page command
-    line's time. A .npy file is a magic string, a header (a Python dict literal of the
-    type, the order and the shape) and the raw items; only the little-endian C-order
-    arrays of _NPY_TYPES are read."""
+    line's time. A model file that is not one is a ValueError."""
     import io
     import zipfile
+    import zlib
 
-    out: dict[str, tuple[tuple[int, ...], array]] = {}
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        for name in archive.namelist():
-            raw = archive.read(name)
-            if not raw.startswith(b"\x93NUMPY") or raw[6] not in (1, 2, 3):
-                raise ValueError(f"{name} of the block model is not a .npy array")
-            size_bytes = 2 if raw[6] == 1 else 4
-            start = 8 + size_bytes
-            header_end = start + int.from_bytes(raw[8:start], "little")
-            found = _NPY_HEADER.search(raw, start, header_end)
-            header = ast.literal_eval(found.group().decode("latin-1")) if found else None
-            if not isinstance(header, dict) or header.get("fortran_order"):
-                raise ValueError(f"{name} of the block model is not a C-order array")
-            descr = str(header.get("descr", ""))
-            code = _NPY_TYPES.get(descr[1:])
-            if code is None or descr[0] not in "<|":
-                raise ValueError(f"{name} of the block model holds {descr!r} items")
-            items = array(code)
-            items.frombytes(raw[header_end:])
-            if sys.byteorder == "big" and descr[0] == "<":
-                items.byteswap()
-            shape = tuple(int(d) for d in header.get("shape", ()))
-            count = 1
-            for d in shape:
-                count *= d
-            if len(items) != count:
-                raise ValueError(f"{name} of the block model holds {len(items)} items, not {count}")
-            out[name.removesuffix(".npy")] = (shape, items)
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = {name: archive.read(name) for name in archive.namelist()}
+    except (zipfile.BadZipFile, zlib.error, EOFError) as error:
+        raise ValueError(f"the block model is not a readable .npz archive: {error}") from None
+    out = {name.removesuffix(".npy"): _read_npy(name, raw) for name, raw in members.items()}
     for key in ("meta", "feature", "border", "leaves"):
         if key not in out:
             raise ValueError(f"the block model has no {key}")
     return out
+
+
+def _read_npy(name: str, raw: bytes) -> tuple[tuple[int, ...], array]:
+    """One .npy file: a magic string, a header (a Python dict literal of the item type,
+    the order and the shape) and the raw items. Only the little-endian C-order arrays
+    of _NPY_TYPES are read."""
+    if not raw.startswith(b"\x93NUMPY") or len(raw) < 10 or raw[6] not in (1, 2, 3):
+        raise ValueError(f"{name} of the block model is not a .npy array")
+    start = 10 if raw[6] == 1 else 12  # the header's length takes 2 bytes, or 4
+    header_end = start + int.from_bytes(raw[8:start], "little")
+    found = _NPY_HEADER.search(raw, start, header_end)
+    try:
+        header = ast.literal_eval(found.group().decode("latin-1")) if found else None
+    except (ValueError, SyntaxError):
+        header = None
+    if not isinstance(header, dict) or header.get("fortran_order"):
+        raise ValueError(f"{name} of the block model is not a C-order array")
+    descr = str(header.get("descr", ""))
+    code = _NPY_TYPES.get(descr[1:])
+    if code is None or descr[0] not in "<|":
+        raise ValueError(f"{name} of the block model holds {descr!r} items")
+    items = array(code)
+    items.frombytes(raw[header_end:])
+    if sys.byteorder == "big" and descr[0] == "<":
+        items.byteswap()
+    shape = tuple(int(d) for d in header.get("shape", ()))
+    count = 1
+    for d in shape:
+        count *= d
+    if len(items) != count:
+        raise ValueError(f"{name} of the block model holds {len(items)} items, not {count}")
+    return shape, items
