@@ -14,8 +14,8 @@ from selectolax.lexbor import LexborNode
 # What a paragraph of prose is (is_prose, PROSE_CHARS): compiled, as the selection asks it
 # of every block; named here with the blocks.
 from unchrome._native._blocktext import PROSE_CHARS as PROSE_CHARS
+from unchrome._native._blocktext import StemIndex, name_token_bits
 from unchrome._native._blocktext import is_prose as is_prose
-from unchrome._native._blocktext import name_token_bits
 from unchrome.rules.names import (
     BODY_NAME,
     BODY_WORDS,
@@ -140,26 +140,11 @@ class Vocabulary:
         self.size = len(self.words) + len(self.stems) + len(self.tags)
         self._word_bits = {w: 1 << i for i, w in enumerate(self.words)}
         base = len(self.words)
-        # Stems by their first character: a stem inside a token starts with one of the
-        # token's characters, so only those stems need the substring test. And the
-        # search for any stem at all takes the alternatives grouped under their first
-        # character ("c(?:omment|ookie|...)"): sre tries a plain alternation's
-        # alternatives one by one at every position. With empty caches, the dev pages
-        # meet 144 new tokens a page; each took 3.4 us (search, and all 118 stems on
-        # the fifth that hold one), grouped 1.7 us.
-        self._stems_by_first: dict[str, list[tuple[str, int]]] = {}
-        for i, stem in enumerate(self.stems):
-            self._stems_by_first.setdefault(stem[0], []).append((stem, 1 << (base + i)))
-        self._any_stem = (
-            re.compile(
-                "|".join(
-                    re.escape(first) + "(?:" + "|".join(re.escape(s[1:]) for s, _ in group) + ")"
-                    for first, group in self._stems_by_first.items()
-                )
-            )
-            if self.stems
-            else None
-        )
+        # The stems inside a token are found by a compiled index (_blocktext.StemIndex):
+        # a regex of all of them, grouped by first character, took 4 ms to compile at
+        # the model's load, paid by every run of the command line. With empty caches
+        # the dev pages meet 144 new tokens a page.
+        self._stems = StemIndex(self.stems, [1 << (base + i) for i in range(len(self.stems))])
         base += len(self.stems)
         self.tag_bits = {t: 1 << (base + i) for i, t in enumerate(self.tags)}
         self._cache: dict[str, tuple[int, int]] = {}
@@ -173,15 +158,7 @@ class Vocabulary:
         are letters only, so a stem found in the lowered names lies inside one token:
         per token, the ~130 substring tests run once per distinct token instead of
         once per distinct class+id string (ids are mostly unique)."""
-        bits = self._word_bits.get(token, 0)
-        # Nine in ten new tokens (ids, numbers, generated class hashes) hold no stem:
-        # one search of all stems at once settles them.
-        if self._any_stem is not None and self._any_stem.search(token):
-            stems_by_first = self._stems_by_first
-            for char in set(token):
-                for stem, bit in stems_by_first.get(char, ()):
-                    if stem in token:
-                        bits |= bit
+        bits = self._word_bits.get(token, 0) | self._stems.bits(token)
         if len(self._tokens) > 1 << 16:
             self._tokens.clear()
         self._tokens[token] = bits
