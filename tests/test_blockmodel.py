@@ -848,7 +848,7 @@ def test_vocabulary_verdicts_of_ascii_names_match_the_case_blind_patterns():
                 if segmentation.SIDEBAR_NAME.search(lowered)
                 else segmentation.NAMED_CHROME
             )
-        elif segmentation.BODY_NAME.search(lowered):
+        elif segmentation.body_name().search(lowered):
             named = segmentation.NAMED_BODY
         assert vocab.names(names)[1] == named, names
 

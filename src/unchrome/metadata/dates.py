@@ -30,7 +30,7 @@ _ISO_RE = re.compile(
 )
 _SLASH_RE = re.compile(r"^(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b")
 _COMPACT_RE = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
-# English month names: the byline cleanup (author._DATE_TAIL_RE) strips dates in these.
+# English month names: the byline cleanup (author._date_tail_re) strips dates in these.
 _MONTHS = {
     name: i
     for i, names in enumerate(

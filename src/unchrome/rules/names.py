@@ -6,6 +6,7 @@ these."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 # Class/id tokens of widgets that are never main content. Tokens are matched at word
 # boundaries (start of the attribute or after a separator), so "header" does not hit
@@ -70,7 +71,13 @@ SIDEBAR_NAME = re.compile(r"(?:^|\s)sidebar(?:\s|$)")
 # ("entry--text", one entry of a story split into many) is not one: read as a body, it
 # cut a news page's story in half (-0.30). select.within_story_body reads it.
 BODY_WORDS = r"(?:entry|post|article|story)(?:[-_]?|__)(?:content|body|text)|post[-_]?entry"
-BODY_NAME = re.compile(rf"(?:^|\s)(?:{BODY_WORDS})(?:\s|$)")
+
+
+@cache
+def body_name() -> re.Pattern[str]:
+    """BODY_WORDS as whole class tokens or ids, in any case: compiled on first use, as
+    only names that are not ASCII ask (segmentation reads ASCII names its own way)."""
+    return re.compile(rf"(?:^|\s)(?:{BODY_WORDS})(?:\s|$)")
 
 
 def _alternatives(words: str) -> list[str]:
