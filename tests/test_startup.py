@@ -56,9 +56,10 @@ def test_one_local_page_imports_no_http_client_service_or_crawl(tmp_path: Path) 
     assert not any(m.startswith(("unchrome.site", "unchrome.service")) for m in loaded)
     # One input runs without a pool, a file needs no network guard, the renderer's
     # default is read without the browser's process helpers, and text needs no
-    # Markdown converter.
+    # Markdown converter; a plain file is read without gzip.
     for unneeded in (
         "concurrent.futures",
+        "gzip",
         "unchrome.net.netguard",
         "subprocess",
         "html_to_markdown",
