@@ -396,6 +396,8 @@ def test_stem_index_by_hand() -> None:
     assert index.bits("ré-share\u212a") == 4  # around non-ASCII characters
     assert index.bits("") == 0
     assert _blocktext.StemIndex([], []).bits("comment") == 0
+    index.__init__(["x"], [8])  # initialised again: its new stems alone
+    assert index.bits("commentx") == 8
 
 
 @pytest.mark.parametrize("stems", [[""], ["Comment"], ["co-op"], ["ré"], ["a b"]])

@@ -661,6 +661,8 @@ cdef class StemIndex:
             if not stem or not stem.isascii() or not stem.isalnum() or stem != stem.lower():
                 raise ValueError(f"a stem is lowercase ASCII letters and digits: {stem!r}")
         order = sorted(range(n), key=lambda i: ord(stems[i][0]))
+        free(self._offset)  # __init__ called again on the same index
+        free(self._length)
         self._offset = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
         self._length = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
         if self._offset == NULL or self._length == NULL:
