@@ -135,46 +135,8 @@ def test_render_markdown_direct_strips_links_and_images_on_request():
     assert "https://x.example" not in bare
 
 
-def _option_values(options: object) -> dict[str, str]:
-    names = [n for n in dir(options) if not n.startswith("_")]
-    return {n: repr(getattr(options, n)) for n in names if not callable(getattr(options, n))}
-
-
-def test_the_compiled_options_are_those_the_converter_package_builds():
-    # markdown() hands the compiled converter its options itself, without the package's
-    # Python layer (markdown._native): each of them, and every default, must be what the
-    # package's convert() builds from the options the module gave it before.
-    import html_to_markdown
-    from html_to_markdown import api
-
-    from unchrome.pipeline import markdown as module
-
-    native = module._native()
-    assert native is api._rust  # one compiled module, whichever loaded it first
-    for table_format in ("markdown", "html"):
-        for include_images in (True, False):
-            for include_links in (True, False):
-                public = html_to_markdown.ConversionOptions(
-                    keep_inline_images_in=module._IMAGE_PARENTS,
-                    expand_abbreviations=False,
-                    escape_asterisks=True,
-                    extract_metadata=False,
-                    heading_style="atx",
-                    code_block_style="backticks",
-                    skip_images=not include_images,
-                    strip_tags=[] if include_links else ["a"],
-                    preserve_tags=["table"] if table_format == "html" else [],
-                    br_in_tables=True,
-                )
-                want = _option_values(api._to_rust_conversion_options(public))
-                got = _option_values(
-                    module._options(native, table_format, include_images, include_links)
-                )
-                assert len(want) > 40 and got == want, (table_format, include_images)
-
-
 def test_markdown_of_control_characters_converts_without_them():
-    # The compiled converter refuses a text it takes for binary (InvalidInputError):
-    # markdown() converts it again without its control characters.
+    # The converter refuses a text it takes for binary (InvalidInputError): markdown()
+    # converts it again without its control characters.
     html = "<p>" + "\x06" * 60 + "Words of the page</p>"
     assert render_markdown(html) == "Words of the page"

@@ -81,27 +81,6 @@ def test_import_unchrome_is_light_and_its_api_complete() -> None:
     assert callable(unchrome.crawl)
 
 
-def test_a_markdown_page_loads_the_converters_compiled_module_alone(tmp_path: Path) -> None:
-    # The converter package's Python layer (two dozen dataclasses and enums declaring
-    # its options again) cost more than the compiled converter: pipeline.markdown loads
-    # the compiled module by itself, and a later import of the package reuses it.
-    page = tmp_path / "story.html"
-    page.write_text(PAGE, encoding="utf-8")
-    code = (
-        "import contextlib, io, sys\nfrom unchrome.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
-        f"    main([{str(page)!r}])\n"
-        "assert out.getvalue().startswith('# A story'), out.getvalue()\n"
-        "assert 'html_to_markdown' not in sys.modules\n"
-        "native = sys.modules['html_to_markdown._html_to_markdown']\n"
-        "import html_to_markdown\n"
-        "from html_to_markdown import api\n"
-        "assert api._rust is native\n"
-        "assert html_to_markdown.convert('<h2>B</h2>').content.strip() == '## B'"
-    )
-    _modules_after(code)  # its assertions run in the fresh interpreter
-
-
 # Patterns compiled on first use (functools.cache'd functions): what only some pages
 # need. A plain story needs none of them.
 RARE_PATTERNS = {

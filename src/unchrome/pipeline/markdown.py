@@ -6,10 +6,7 @@ fence_lines tells code fences from text for whoever reads the Markdown back."""
 from __future__ import annotations
 
 import re
-import sys
-import threading
 from functools import cache
-from types import ModuleType
 
 # The converter writes an image inside any other element as its alt text, words the
 # page shows as a picture and the text rendering never holds ("A plate of pasta with
@@ -30,8 +27,27 @@ def markdown(
     include_images: bool = True,
     include_links: bool = True,
 ) -> str:
-    native = _native()
-    options = _options(native, table_format, include_images, include_links)
+    # Imported on the first Markdown asked for: a page read as text or HTML (the
+    # command line's --format text, a library caller reading .text) does without the
+    # converter, 25-30 ms of a process's start.
+    import html_to_markdown
+
+    options = html_to_markdown.ConversionOptions(
+        keep_inline_images_in=_IMAGE_PARENTS,
+        # <abbr title="Virtual Private Network">VPN</abbr> is "VPN" on the page; the
+        # converter would spell every one out, words neither the page nor the text show.
+        expand_abbreviations=False,
+        # "a***a", a masked name, is no emphasis: a literal asterisk is escaped.
+        escape_asterisks=True,
+        extract_metadata=False,
+        heading_style="atx",
+        code_block_style="backticks",
+        skip_images=not include_images,
+        strip_tags=[] if include_links else ["a"],
+        preserve_tags=["table"] if table_format == "html" else [],
+        # A cell's paragraphs and lines part with <br>: a Markdown cell is one line.
+        br_in_tables=True,
+    )
     # Markup the page shows as text ("&lt;a href=…&gt;" in a tutorial) must stay text:
     # the converter would write it as raw HTML, which a Markdown reader renders. Its
     # "<" goes through the converter as a private-use character, then comes back
@@ -40,14 +56,12 @@ def markdown(
     if literal:
         html = html.replace("&lt;", _LT)
     try:
-        converted = native.convert(html=html, options=options, visitor=None).content.strip()
-    except native.InvalidInputError:
+        converted = html_to_markdown.convert(html, options).content.strip()
+    except html_to_markdown.InvalidInputError:
         # The converter calls a text "binary" when about a third of it is control
         # characters (a Shift JIS page full of \x06 bytes, found by the fuzzer). They
         # are invisible: convert again without them. Pages it accepts are unchanged.
-        converted = native.convert(
-            html=html.translate(_CONTROLS), options=options, visitor=None
-        ).content.strip()
+        converted = html_to_markdown.convert(html.translate(_CONTROLS), options).content.strip()
     if literal:
         # In a URL (a data: picture's "<svg") the converter percent-encoded it.
         converted = _restore_lt(_lt_in_url().sub("%3C", converted))
@@ -58,64 +72,6 @@ def markdown(
             return converted  # it opens with its title already
         return f"# {title}\n\n{converted}"
     return converted
-
-
-def _options(
-    native: ModuleType, table_format: str, include_images: bool, include_links: bool
-) -> object:
-    """The compiled converter's options for ``markdown``: what is not given here is
-    the converter's default, as it is the package's (see _native)."""
-    return native.ConversionOptions(
-        keep_inline_images_in=_IMAGE_PARENTS,
-        # <abbr title="Virtual Private Network">VPN</abbr> is "VPN" on the page; the
-        # converter would spell every one out, words neither the page nor the text show.
-        expand_abbreviations=False,
-        # "a***a", a masked name, is no emphasis: a literal asterisk is escaped.
-        escape_asterisks=True,
-        extract_metadata=False,
-        heading_style=native.HeadingStyle.ATX,
-        code_block_style=native.CodeBlockStyle.BACKTICKS,
-        skip_images=not include_images,
-        strip_tags=[] if include_links else ["a"],
-        preserve_tags=["table"] if table_format == "html" else [],
-        # A cell's paragraphs and lines part with <br>: a Markdown cell is one line.
-        br_in_tables=True,
-    )
-
-
-_NATIVE = "html_to_markdown._html_to_markdown"
-_NATIVE_LOCK = threading.Lock()
-
-
-def _native() -> ModuleType:
-    """html-to-markdown's compiled module (the converter, its options and errors),
-    loaded on the first Markdown asked for (a page read as text or HTML does without)
-    and without the package's Python layer: that layer declares the compiled options
-    again as two dozen dataclasses and enums (html_to_markdown.options) and copies the
-    caller's into the compiled ones at every call. Importing it took 10-15 ms of each
-    command line run writing Markdown, the compiled module 1.5 ms. The options are
-    built in ``markdown`` as the package's ``convert`` builds them, defaults included
-    (tests/test_markdown.py holds the two equal). The module is registered under its
-    own name: a later import of the package finds it there (a compiled module loads
-    once), and the lock keeps two threads from loading it twice."""
-    with _NATIVE_LOCK:
-        module = sys.modules.get(_NATIVE)
-        if module is not None:
-            return module
-        import importlib.machinery
-        import importlib.util
-
-        package = importlib.util.find_spec("html_to_markdown")
-        locations = package.submodule_search_locations if package else None
-        spec = importlib.machinery.PathFinder.find_spec(_NATIVE, locations) if locations else None
-        if spec is None or spec.loader is None:  # a layout this does not know: the package's way
-            import html_to_markdown._html_to_markdown as imported
-
-            return imported
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules[_NATIVE] = module
-        return module
 
 
 _LT = "\ue000"
