@@ -951,6 +951,24 @@ def test_vocabulary_splits_ascii_names_as_the_regex_does():
         assert _blocktext.name_token_bits(names, bits, lambda t: 0) == want, repr(chr(code))
 
 
+def test_vocabulary_token_bits_of_the_packaged_stems_are_its_words_and_substrings():
+    # The stems are found by a compiled index (_blocktext.StemIndex): each token's bits
+    # must be its word's and those of every stem inside it, as a substring test reads them.
+    vocab = blockmodel.load_model().vocab
+    words = {w: 1 << i for i, w in enumerate(vocab.words)}
+    stems = {s: 1 << (len(vocab.words) + i) for i, s in enumerate(vocab.stems)}
+    tokens = [
+        *vocab.words, *vocab.stems, *(a + b for a in vocab.stems[:20] for b in vocab.stems[-20:]),
+        "x" + vocab.stems[0], vocab.stems[-1] + "9", "ré" + vocab.stems[1] + "é", "", "a1b2c3",
+    ]  # fmt: skip
+    for token in tokens:
+        want = words.get(token, 0)
+        for stem, bit in stems.items():
+            if stem in token:
+                want |= bit
+        assert vocab._token_bits(token) == want, token
+
+
 def test_vocabulary_verdicts_of_ascii_names_match_the_case_blind_patterns():
     # The ASCII path reads chrome and body in one search; any names it reads must get
     # the verdict the general (re.I) path gives them.
@@ -970,7 +988,7 @@ def test_vocabulary_verdicts_of_ascii_names_match_the_case_blind_patterns():
                 if segmentation.SIDEBAR_NAME.search(lowered)
                 else segmentation.NAMED_CHROME
             )
-        elif segmentation.BODY_NAME.search(lowered):
+        elif segmentation.body_name().search(lowered):
             named = segmentation.NAMED_BODY
         assert vocab.names(names)[1] == named, names
 

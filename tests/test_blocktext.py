@@ -369,3 +369,55 @@ def test_word_count_by_hand() -> None:
     assert _blocktext.word_count("\u3040\u30ff\u3400\u4dbf\u4e00\u9fff\uf900\ufaff") == (0, 8)
     # Just outside the ranges: ordinary characters, one word.
     assert _blocktext.word_count("\u303f\u3100\u33ff\u4dc0\u4dff\ua000\uf8ff\ufb00") == (1, 0)
+
+
+# Stems as a vocabulary has them: lowercase ASCII letters and digits, some prefixes of
+# others, some sharing a first character, one of a single character.
+STEMS = ["comment", "comments", "com", "share", "sharebar", "ad", "nav", "x", "2col", "zz"]
+STEM_TOKENS = st.one_of(
+    st.text(alphabet="abcdehilmnorstvwxz0129" + ODD_LETTERS + "_-é\u212a😀", max_size=16),
+    st.lists(st.sampled_from([*STEMS, "o", "m", "ré", "\u212a", "😀", "\ud800"]), max_size=5).map(
+        "".join
+    ),
+    st.text(max_size=8),  # any code point at all
+)
+
+
+def ref_stem_bits(token: str, stems: list[str], bits: list[int]) -> int:
+    mask = 0
+    for stem, bit in zip(stems, bits, strict=True):
+        if stem in token:
+            mask |= bit
+    return mask
+
+
+@settings(max_examples=1000, deadline=None)
+@given(STEM_TOKENS)
+def test_stem_index_finds_the_stems_a_substring_test_finds(token: str) -> None:
+    # Bits past 64 too: a vocabulary's stems sit after its words.
+    bits = [1 << (100 + i) for i in range(len(STEMS))]
+    index = _blocktext.StemIndex(STEMS, bits)
+    assert index.bits(token) == ref_stem_bits(token, STEMS, bits)
+
+
+def test_stem_index_by_hand() -> None:
+    index = _blocktext.StemIndex(["comment", "com", "share"], [1, 2, 4])
+    assert index.bits("commentlist") == 3
+    assert index.bits("co") == 0
+    assert index.bits("sharecom") == 6
+    assert index.bits("ré-share\u212a") == 4  # around non-ASCII characters
+    assert index.bits("") == 0
+    assert _blocktext.StemIndex([], []).bits("comment") == 0
+    index.__init__(["x"], [8])  # initialised again: its new stems alone
+    assert index.bits("commentx") == 8
+
+
+@pytest.mark.parametrize("stems", [[""], ["Comment"], ["co-op"], ["ré"], ["a b"]])
+def test_stem_index_refuses_what_is_not_a_stem(stems: list[str]) -> None:
+    with pytest.raises(ValueError, match="stem"):
+        _blocktext.StemIndex(stems, [1])
+
+
+def test_stem_index_wants_a_bit_per_stem() -> None:
+    with pytest.raises(ValueError, match="one bit per stem"):
+        _blocktext.StemIndex(["ad", "nav"], [1])

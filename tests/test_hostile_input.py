@@ -159,11 +159,11 @@ def test_markup_depth_fast_path_reads_the_depth_the_capping_loop_reads(
     # runs at all: it must see the depth the loop sees, stray end tags, names that back
     # off to a word boundary ("<br->" is a <br>) and unclosed tags included.
     from unchrome._native._markup import max_tag_depth
-    from unchrome.pipeline.parse import _TAG, _VOID_TAGS, cap_tag_depth
+    from unchrome.pipeline.parse import _VOID_TAGS, _tag, cap_tag_depth
 
     text = "".join(parts)
     depth = deepest = 0
-    for match in _TAG.finditer(text):
+    for match in _tag().finditer(text):
         closing, name, slash = match.group(1, 2, 3)
         if slash or name.lower() in _VOID_TAGS:
             continue

@@ -133,3 +133,10 @@ def test_render_markdown_direct_strips_links_and_images_on_request():
     bare = render_markdown(html, include_links=False, include_images=False)
     assert "linked words" in bare
     assert "https://x.example" not in bare
+
+
+def test_markdown_of_control_characters_converts_without_them():
+    # The converter refuses a text it takes for binary (InvalidInputError): markdown()
+    # converts it again without its control characters.
+    html = "<p>" + "\x06" * 60 + "Words of the page</p>"
+    assert render_markdown(html) == "Words of the page"

@@ -4,14 +4,18 @@ readings they replaced give, on generated markup and on hand-made cases."""
 
 from __future__ import annotations
 
+import gzip
 import re
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from unchrome._native import _dom
 from unchrome.pipeline import prune
+from unchrome.rules import names
 
 # Text with the characters the readings could get wrong: str.strip's whitespace
 # outside ASCII (no-break, ideographic, line separator, NEL), the ASCII separators
@@ -328,3 +332,78 @@ def test_names_outside_ascii_get_the_verdicts_of_their_ascii_twins() -> None:
             expected = prune._names_verdict(ascii_names, comments)
             assert prune._names_verdict(other, comments) == expected, (other, comments)
     assert prune._names_verdict("COOKIE-banner ünter", False) == prune.ALWAYS_NOISE
+
+
+# The ASCII names' verdict before _WIDGET_ASCII ranked the lists: one pattern per list,
+# as _ascii_token_re compiles them, read in _verdict's order.
+_ONE_PATTERN_PER_LIST = (
+    prune._ascii_token_re(prune.CONSENT_WORDS),
+    prune._ascii_token_re(prune.NOISE_WORDS),
+    prune._ascii_token_re(prune.LAYOUT_WORDS, "a-z"),
+    prune._ascii_token_re(prune.COMMENT_WORDS),
+)
+
+
+def _word_of(words: str) -> st.SearchStrategy[str]:
+    alternatives = names._alternatives(words)
+    return st.sampled_from(alternatives).flatmap(
+        lambda alternative: st.from_regex(alternative, fullmatch=True, alphabet=ASCII_WORD)
+    )
+
+
+ASCII_WORD = st.characters(min_codepoint=32, max_codepoint=126)
+NAME_PIECE = st.one_of(
+    _word_of(prune.CONSENT_WORDS),
+    _word_of(prune.NOISE_WORDS),
+    _word_of(prune.COMMENT_WORDS),
+    _word_of(prune.LAYOUT_WORDS),
+    st.sampled_from(["-", "_", " ", ":", "--", "__", "x", "9", "no-", "-free", "Ad", "a2a"]),
+    st.text(alphabet=ASCII_WORD, max_size=6),
+)
+NAMES = st.lists(NAME_PIECE, max_size=8).map("".join)
+
+
+def _both_verdicts(names_: str) -> None:
+    text = " " + names_.lower()
+    for comments in (False, True):
+        want = prune._verdict(text, comments, _ONE_PATTERN_PER_LIST)
+        assert prune._ascii_verdict(text, comments) == want, (names_, comments)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(NAMES)
+def test_ranked_widget_search_gives_the_verdicts_of_a_pattern_per_list(names_: str) -> None:
+    # Words of several lists side by side, inside one another ("cookie-comments",
+    # "ad_consent", "user-reviews-cookie"), glued or apart: the first list with a word
+    # anywhere decides, as it did when each list had a pattern of its own.
+    _both_verdicts(names_)
+
+
+def test_ranked_widget_search_by_hand() -> None:
+    for names_ in [
+        "advert_cookie",  # noise reaching over a consent word: consent still found
+        "social-share cookie-notice", "comments cookie", "user-reviews", "product_reviews",
+        "-reviews", "reviews-list article", "share content", "signature", "x-signature_y",
+        "user-stats", "commentlist", "nothing-here", "", " ", "ad", "ads-content",
+    ]:  # fmt: skip
+        _both_verdicts(names_)
+    assert prune._ascii_verdict(" advert_cookie", False) == prune.ALWAYS_NOISE
+    assert prune._ascii_verdict(" share comments", False) == prune.NOISE
+    assert prune._ascii_verdict(" post-comments", False) == prune.COMMENTS
+    assert prune._ascii_verdict(" post-comments", True) == prune.NOT_NOISE
+
+
+SHARED_WCXB = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wcxb" / "dev"
+_NAME_ATTRIBUTE = re.compile(rb"""\s(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+@pytest.mark.skipif(not SHARED_WCXB.is_dir(), reason="the WCXB dev pages are not there")
+def test_ranked_widget_search_on_the_class_and_id_words_of_the_wcxb_pages() -> None:
+    seen: set[str] = set()
+    for path in sorted((SHARED_WCXB / "html").glob("*.html.gz"))[:400]:
+        for match in _NAME_ATTRIBUTE.finditer(gzip.decompress(path.read_bytes())):
+            value = (match.group(1) or match.group(2) or b"").decode("ascii", "ignore")
+            if value not in seen:
+                seen.add(value)
+                _both_verdicts(value)
+    assert len(seen) > 10_000

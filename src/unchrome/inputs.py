@@ -11,10 +11,8 @@ with FastWARC's readers (a core dependency, which reads ``.warc.zst`` with them)
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -50,6 +48,10 @@ def compression(head: bytes, name: str = "") -> str | None:
 def _reader(kind: str) -> Callable[[BinaryIO], BinaryIO]:
     """The decompressing reader of ``kind`` (see compression)."""
     if kind == "gzip":
+        # Imported here: a plain page does without gzip (and the struct and
+        # _compression modules it imports), 1.1 ms of a command-line start.
+        import gzip
+
         return lambda raw: gzip.GzipFile(fileobj=raw)
     # Zstandard and Brotli come from FastWARC's stream readers, part of the [warc] extra.
     stream_io = import_extra("fastwarc.stream_io", "warc", f"reading a {kind}-compressed page")
@@ -76,6 +78,8 @@ def read_page(stream: BinaryIO, name: str, max_bytes: int) -> bytes:
 def inflate(stream: BinaryIO, kind: str, name: str, max_bytes: int) -> bytes:
     """At most ``max_bytes`` + 1 bytes of ``stream`` decompressed as ``kind`` (see
     compression); INVALID_INPUT when it does not decompress."""
+    import zlib  # beside gzip (see _reader)
+
     try:
         return _read_at_most(_reader(kind)(stream), max_bytes + 1)
     except (OSError, EOFError, zlib.error) as exc:

@@ -356,8 +356,14 @@ def _logo_keys(
 # What follows a title as the site's, not the headline's: a segment after a separator
 # (" | WRAL", " - Japan Forum"), a source's host in brackets ("(latimes.com)"); and the
 # marks glued to a title's last word ("?", "++"), which its key leaves out.
-_HOST_NOTE_RE = re.compile(r"\s*\((?:[\w-]+\.)+[a-z]{2,}\)", re.IGNORECASE)
 _GLUED_MARKS_RE = re.compile(r"^[^\w\s(]+")
+
+
+@functools.cache
+def _host_note_re() -> re.Pattern[str]:
+    """Compiled on first use: asked only where no separator follows (1% of the WCXB dev
+    pages); 0.13 ms of every start otherwise."""
+    return re.compile(r"\s*\((?:[\w-]+\.)+[a-z]{2,}\)", re.IGNORECASE)
 
 
 def _ends_inside_a_text(node: LexborNode, at: int) -> bool:
@@ -404,7 +410,7 @@ def _in_full(
                 seen += len(h1[at].casefold())
             at += 1
         rest = _GLUED_MARKS_RE.sub("", h1[at:])
-        if _TITLE_SEP_RE.match(rest) or _HOST_NOTE_RE.match(rest):
+        if _TITLE_SEP_RE.match(rest) or _host_note_re().match(rest):
             continue
         if _agreement(h1, [declared]) >= _H1_AGREEMENT:
             return h1

@@ -155,9 +155,18 @@ def _screens() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pa
 
 
 # "404" standing alone: not part of a longer number, a decimal, or a word like "404px".
-_BARE_404_RE = re.compile(r"(?<![\w.,])404(?!\w|[.,]\d)")
+# These three are compiled on first use too: only a page short enough to be a screen
+# (BOT_WALL_MAX_CHARS) asks them, a fifth of the WCXB dev pages.
+@cache
+def _bare_404_re() -> re.Pattern[str]:
+    return re.compile(r"(?<![\w.,])404(?!\w|[.,]\d)")
+
+
 # Title separators between the page name and the site name: "Captcha | Example".
-_TITLE_SPLIT_RE = re.compile(r"\s[|\-–—:·•»]\s|\s?[|｜]\s?")
+@cache
+def _title_split_re() -> re.Pattern[str]:
+    return re.compile(r"\s[|\-–—:·•»]\s|\s?[|｜]\s?")
+
 
 # Curly quotes and apostrophes become straight, "…" becomes "...", full-width
 # punctuation that appears in phrases becomes ASCII, zero-width characters go, and
@@ -193,7 +202,11 @@ _FOLD = {
     "¡": "¡ ",
     "|": " | ",
 }
-_FOLD_RE = re.compile("[" + re.escape("".join(_FOLD)) + "]")
+
+
+@cache
+def _fold_re() -> re.Pattern[str]:
+    return re.compile("[" + re.escape("".join(_FOLD)) + "]")
 
 
 def _fold_char(match: re.Match[str]) -> str:
@@ -206,7 +219,7 @@ def _normalise(value: str) -> str:
     The result starts with a space so that a phrase at the very start of the text
     still has the leading space its regex branch expects.
     """
-    return " " + " ".join(_FOLD_RE.sub(_fold_char, value).lower().split())
+    return " " + " ".join(_fold_re().sub(_fold_char, value).lower().split())
 
 
 def _normalised_lead(text: str, chars: int) -> str:
@@ -227,7 +240,7 @@ def _normalised_lead(text: str, chars: int) -> str:
 
 def _title_segment_match(pattern: re.Pattern[str], title: str) -> str | None:
     """Return the first title segment that is, in full, one of the generic titles."""
-    for segment in _TITLE_SPLIT_RE.split(title):
+    for segment in _title_split_re().split(title):
         segment = segment.strip(" .!?")
         if segment and pattern.fullmatch(segment):
             return segment
@@ -273,9 +286,9 @@ def classify_block(title: str | None, text: str) -> None:
         return
     found = not_found.search(head) or not_found.search(lead)
     if found is None and head:
-        found = _BARE_404_RE.search(head)
+        found = _bare_404_re().search(head)
     if found is None and length < BARE_404_MAX_CHARS:
-        found = _BARE_404_RE.search(_normalise(text) if text else "")
+        found = _bare_404_re().search(_normalise(text) if text else "")
     matched = found.group(0) if found else None
     if matched is None and head:
         matched = _title_segment_match(not_found_title, head)

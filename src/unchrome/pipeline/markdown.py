@@ -6,6 +6,7 @@ fence_lines tells code fences from text for whoever reads the Markdown back."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 # The converter writes an image inside any other element as its alt text, words the
 # page shows as a picture and the text rendering never holds ("A plate of pasta with
@@ -63,7 +64,7 @@ def markdown(
         converted = html_to_markdown.convert(html.translate(_CONTROLS), options).content.strip()
     if literal:
         # In a URL (a data: picture's "<svg") the converter percent-encoded it.
-        converted = _restore_lt(_LT_IN_URL.sub("%3C", converted))
+        converted = _restore_lt(_lt_in_url().sub("%3C", converted))
     if title:
         title = " ".join(title.split())
         first = converted.partition("\n")[0]
@@ -74,8 +75,20 @@ def markdown(
 
 
 _LT = "\ue000"
-_LT_IN_URL = re.compile("%EE%80%80", re.I)
-_CODE_SPAN_OR_LT = re.compile(r"(`+)(?:(?!\1).)*?\1|\ue000", re.S)
+
+
+# These two are compiled on first use: only a page showing markup as text asks (6% of
+# the WCXB dev pages).
+@cache
+def _lt_in_url() -> re.Pattern[str]:
+    return re.compile("%EE%80%80", re.I)
+
+
+@cache
+def _code_span_or_lt() -> re.Pattern[str]:
+    return re.compile(r"(`+)(?:(?!\1).)*?\1|\ue000", re.S)
+
+
 # A code fence's line: after indentation, list markers or quote marks ("5. ```bash" opens
 # a list item's code block), a run of three backticks or tildes and its info string.
 FENCE = re.compile(r"^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|>[ \t]?)*(`{3,}|~{3,})(.*)$")
@@ -114,7 +127,7 @@ def _restore_lt(markdown: str) -> str:
             if fenced:
                 line = line.replace(_LT, "<")
             else:
-                line = _CODE_SPAN_OR_LT.sub(
+                line = _code_span_or_lt().sub(
                     lambda m: m.group(0).replace(_LT, "<") if m.group(1) else "\\<", line
                 )
         out.append(line)

@@ -211,7 +211,11 @@ def _swallowed_by_noscript(tree: LexborHTMLParser) -> bool:
     return root is not None and swallowed_by_noscript(root)
 
 
-_RAW_TEXT_START = re.compile(rf"<({'|'.join(sorted(_RAW_TEXT_TAGS))})\b", re.I)
+# Compiled on first use, as _tag below: only a page whose <noscript> swallowed the
+# rest of it asks (see parse).
+@cache
+def _raw_text_start() -> re.Pattern[str]:
+    return re.compile(rf"<({'|'.join(sorted(_RAW_TEXT_TAGS))})\b", re.I)
 
 
 def drop_broken_noscript_bodies(text: str) -> str:
@@ -232,7 +236,7 @@ def drop_broken_noscript_bodies(text: str) -> str:
         end = text.find("</noscript", body_start) if body_start else -1
         if end < 0:
             break
-        opened = {name.lower() for name in _RAW_TEXT_START.findall(text, body_start, end)}
+        opened = {name.lower() for name in _raw_text_start().findall(text, body_start, end)}
         if opened:
             body = text[body_start:end].lower()
             if any(f"</{name}" not in body for name in opened):
@@ -248,9 +252,13 @@ def drop_broken_noscript_bodies(text: str) -> str:
 # took 28 s of CPU to end in a TIMEOUT. The third group is the '>' of a tag whose
 # last character before it is a '/' (also one ending an unquoted value), empty
 # otherwise: such a tag opens nothing.
-_TAG = re.compile(
-    rf"<(/?)([a-zA-Z][a-zA-Z0-9-]*)\b[^{_WS}/>]*+{_ATTRIBUTES}*+[{_WS}/]*+(?:(?<=/)(>)|>)"
-)
+@cache
+def _tag() -> re.Pattern[str]:
+    """Compiled on first use: only a page nested past the cap (none real) needs it;
+    0.25 ms of every start otherwise."""
+    return re.compile(
+        rf"<(/?)([a-zA-Z][a-zA-Z0-9-]*)\b[^{_WS}/>]*+{_ATTRIBUTES}*+[{_WS}/]*+(?:(?<=/)(>)|>)"
+    )
 
 
 def cap_tag_depth(text: str, cap: int) -> str:
@@ -264,7 +272,7 @@ def cap_tag_depth(text: str, cap: int) -> str:
     depth = 0
     last = 0
     void = _VOID_TAGS
-    for match in _TAG.finditer(text):
+    for match in _tag().finditer(text):
         closing, name, slash = match.group(1, 2, 3)
         end = match.end()
         if slash or name.lower() in void:

@@ -33,7 +33,7 @@ from unchrome.rules.names import (
     CONSENT_WORDS,
     LAYOUT_WORDS,
     NOISE_WORDS,
-    by_first_letter,
+    ranked_by_first_letter,
 )
 from unchrome.rules.tags import HEADINGS, NEVER_CONTENT
 
@@ -48,9 +48,11 @@ from unchrome.rules.tags import HEADINGS, NEVER_CONTENT
 # elements in the same order on the dev pages: a type selector matches by tag id, inside
 # <svg> too. The walk is compiled now (_dom.prune_census): it makes a node object for
 # the matches alone.
-_NEVER_CONTENT_IDS = frozenset(
-    LexborHTMLParser("").create_node(tag).tag_id for tag in NEVER_CONTENT
-)
+# Read off one parser, as metadata.common._tag_ids reads its own: a parser per tag took
+# 0.6 ms at import.
+_PROBE = LexborHTMLParser("")
+_NEVER_CONTENT_IDS = frozenset(_PROBE.create_node(tag).tag_id for tag in NEVER_CONTENT)
+del _PROBE
 
 # A <form> around the whole page (ASP.NET does this) must survive; a search or login
 # form must not. Forms with less visible text than this are controls, not content.
@@ -79,22 +81,28 @@ def _ascii_token_re(words: str, outside: str = "a-z0-9") -> re.Pattern[str]:
     return re.compile(rf"[^{outside}](?:{words})(?:$|[^{outside}])")
 
 
-_NOISE_ASCII = _ascii_token_re(NOISE_WORDS)
-_CONSENT_ASCII = _ascii_token_re(CONSENT_WORDS)
-_COMMENTS_ASCII = _ascii_token_re(COMMENT_WORDS)
 _CONTENT_WORDS_ASCII = _ascii_token_re(LAYOUT_WORDS, "a-z")
 
 
-# Any of the three, the one search most class strings (92% of the distinct ones on the
-# WCXB dev pages) need: 1.6 µs instead of 2.9 µs with the plain alternation. Besides the
-# grouping, "\w*signature\w*" is left to a substring test: between separators it matches
-# wherever "signature" occurs (\w* reaches both ends of the word, and a word ends at a
-# separator or at the end), and as the one pattern not starting with a letter it was
-# tried in full at every separator.
+# The consent, noise and comment words in one search, their alternatives grouped by
+# first letter (rules.names.ranked_by_first_letter): the one search most class strings
+# (92% of the distinct ones on the WCXB dev pages) need, 1.6 µs instead of 2.9 µs with
+# the plain alternation. Each list's words under a letter are a capturing group of
+# their own, consent's first, then noise's, then comments': the group that matches at a
+# separator is the first of the three with a word there, and the words after the
+# separator are a lookahead, so the next search starts at the next character and no
+# separator goes untried (see _ascii_verdict). It replaced a pattern per list beside
+# this one, the same words compiled twice: 1.4 ms of every start of the command line.
+# Besides the grouping, "\w*signature\w*" is left to a substring test: between
+# separators it matches wherever "signature" occurs (\w* reaches both ends of the word,
+# and a word ends at a separator or at the end), and as the one pattern not starting
+# with a letter it was tried in full at every separator.
 _SIGNATURE = r"|\w*signature\w*"
-_WIDGET_ASCII = _ascii_token_re(
-    by_first_letter(f"{CONSENT_WORDS}|{NOISE_WORDS}|{COMMENT_WORDS}".replace(_SIGNATURE, ""))
+_WIDGET_WORDS, _WIDGET_RANKS = ranked_by_first_letter(
+    [CONSENT_WORDS, NOISE_WORDS.replace(_SIGNATURE, ""), COMMENT_WORDS]
 )
+_WIDGET_ASCII = re.compile(rf"[^a-z0-9](?=(?:{_WIDGET_WORDS})(?:$|[^a-z0-9]))")
+assert _WIDGET_ASCII.groups == len(_WIDGET_RANKS) - 1  # no capturing group in the words
 LAYOUT_WRAPPER_MIN_TEXT = 500
 WIDGET_MAX_PAGE_SHARE = 0.4
 
@@ -129,17 +137,24 @@ _NEGATED = re.compile(
 _WP_POST = re.compile(
     r"(?<![\w-])(?:hentry|type-post|status-publish|entry-type-post)(?![\w-])", re.I
 )
-_WP_TERMS = re.compile(
-    r"(?<![\w-])(?:category|tag)-[\w-]+|(?<![\w-])entry-(?:category|tag|author)-[\w-]+", re.I
-)
+
+
+# Compiled on first use: only a widget's name on a WordPress post's element asks (1% of
+# the WCXB dev pages).
+@cache
+def _wp_terms() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<![\w-])(?:category|tag)-[\w-]+|(?<![\w-])entry-(?:category|tag|author)-[\w-]+", re.I
+    )
+
 
 # One cache per include_comments value, keyed by the "class id" string.
 _VERDICTS: tuple[dict[str, int], dict[str, int]] = ({}, {})
 _VERDICT_CACHE_MAX = 1 << 16
 
 
-# (consent, noise, content words, comments), for the ASCII path and for any names.
-_ASCII_PATTERNS = (_CONSENT_ASCII, _NOISE_ASCII, _CONTENT_WORDS_ASCII, _COMMENTS_ASCII)
+# The verdict each capturing group of _WIDGET_ASCII stands for (by group number).
+_WIDGET_VERDICTS = tuple((ALWAYS_NOISE, NOISE, COMMENTS)[rank] for rank in _WIDGET_RANKS)
 
 
 @cache
@@ -153,6 +168,28 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         token_re(LAYOUT_WORDS, "a-z"),
         token_re(COMMENT_WORDS),
     )
+
+
+def _ascii_verdict(text: str, include_comments: bool) -> int:
+    """_verdict of lowercased ASCII names given a leading space, by _WIDGET_ASCII: the
+    first list with a word at each separator (consent, noise, comments), the verdict
+    the first of them anywhere gives."""
+    noise = "signature" in text  # the one noise word _WIDGET_ASCII leaves out
+    comments = False
+    search = _WIDGET_ASCII.search
+    found = search(text)
+    while found is not None:
+        verdict = _WIDGET_VERDICTS[found.lastindex]  # type: ignore[index]  # a group matched
+        if verdict == ALWAYS_NOISE:
+            return ALWAYS_NOISE
+        if verdict == NOISE:
+            noise = True
+        else:
+            comments = True
+        found = search(text, found.end())
+    if noise:
+        return NOISE_UNLESS_WRAPPER if _CONTENT_WORDS_ASCII.search(text) else NOISE
+    return COMMENTS if comments and not include_comments else NOT_NOISE
 
 
 def _verdict(text: str, include_comments: bool, patterns: tuple[re.Pattern[str], ...]) -> int:
@@ -186,11 +223,7 @@ def _names_verdict(names: str, include_comments: bool) -> int:
     if verdict is not None:
         return verdict
     if names.isascii():
-        text = " " + names.lower()
-        if not (_WIDGET_ASCII.search(text) or "signature" in text):
-            verdict = NOT_NOISE
-        else:
-            verdict = _verdict(text, include_comments, _ASCII_PATTERNS)
+        verdict = _ascii_verdict(" " + names.lower(), include_comments)
     else:
         verdict = _verdict(names, include_comments, _patterns())
     if verdict != NOT_NOISE and _NEGATED.search(names):
@@ -199,7 +232,7 @@ def _names_verdict(names: str, include_comments: bool) -> int:
     if verdict != NOT_NOISE and _WP_POST.search(names):
         # A WordPress post's own element: its category and tag classes name its
         # subjects ("category-reviews", "tag-sharing"), not a widget.
-        verdict = _names_verdict(_WP_TERMS.sub(" ", _WP_POST.sub(" ", names)), include_comments)
+        verdict = _names_verdict(_wp_terms().sub(" ", _WP_POST.sub(" ", names)), include_comments)
     if len(cache) >= _VERDICT_CACHE_MAX:
         cache.clear()
     cache[names] = verdict

@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from selectolax.lexbor import LexborNode
 
 # What a paragraph of prose is (is_prose, PROSE_CHARS): compiled, as the selection asks it
 # of every block; named here with the blocks.
 from unchrome._native._blocktext import PROSE_CHARS as PROSE_CHARS
+from unchrome._native._blocktext import StemIndex, name_token_bits
 from unchrome._native._blocktext import is_prose as is_prose
-from unchrome._native._blocktext import name_token_bits
 from unchrome.rules.names import (
-    BODY_NAME,
     BODY_WORDS,
     CHROME_WORDS,
     SIDEBAR_NAME,
+    body_name,
     by_first_letter,
 )
 from unchrome.rules.tags import BLOCK_TAGS, NO_TEXT
@@ -46,7 +47,15 @@ CHROME_NAMES = re.compile(rf"(?:^|[^a-z0-9])(?:{CHROME_WORDS})(?:$|[^a-z0-9])", 
 # every position (a miss cost ~13 us with the pattern above; see prune._names_verdict),
 # its words grouped by their first letter (rules.names.by_first_letter).
 _CHROME_GROUPED = by_first_letter(CHROME_WORDS)
-_CHROME_NAMES_ASCII = re.compile(rf"[^a-z0-9](?:{_CHROME_GROUPED})(?:$|[^a-z0-9])")
+
+
+@cache
+def _chrome_names_ascii() -> re.Pattern[str]:
+    """Compiled on first use: only names holding a post's body ask it (see
+    _named_ascii), on 14% of the WCXB dev pages; 0.4 ms of every start otherwise."""
+    return re.compile(rf"[^a-z0-9](?:{_CHROME_GROUPED})(?:$|[^a-z0-9])")
+
+
 # Chrome or, failing it, the body of a post, in one search (see _named_ascii).
 _CHROME_OR_BODY = re.compile(
     rf"[^a-z0-9](?P<chrome>{_CHROME_GROUPED})(?:$|[^a-z0-9])"
@@ -140,26 +149,11 @@ class Vocabulary:
         self.size = len(self.words) + len(self.stems) + len(self.tags)
         self._word_bits = {w: 1 << i for i, w in enumerate(self.words)}
         base = len(self.words)
-        # Stems by their first character: a stem inside a token starts with one of the
-        # token's characters, so only those stems need the substring test. And the
-        # search for any stem at all takes the alternatives grouped under their first
-        # character ("c(?:omment|ookie|...)"): sre tries a plain alternation's
-        # alternatives one by one at every position. With empty caches, the dev pages
-        # meet 144 new tokens a page; each took 3.4 us (search, and all 118 stems on
-        # the fifth that hold one), grouped 1.7 us.
-        self._stems_by_first: dict[str, list[tuple[str, int]]] = {}
-        for i, stem in enumerate(self.stems):
-            self._stems_by_first.setdefault(stem[0], []).append((stem, 1 << (base + i)))
-        self._any_stem = (
-            re.compile(
-                "|".join(
-                    re.escape(first) + "(?:" + "|".join(re.escape(s[1:]) for s, _ in group) + ")"
-                    for first, group in self._stems_by_first.items()
-                )
-            )
-            if self.stems
-            else None
-        )
+        # The stems inside a token are found by a compiled index (_blocktext.StemIndex):
+        # a regex of all of them, grouped by first character, took 4 ms to compile at
+        # the model's load, paid by every run of the command line. With empty caches
+        # the dev pages meet 144 new tokens a page.
+        self._stems = StemIndex(self.stems, [1 << (base + i) for i in range(len(self.stems))])
         base += len(self.stems)
         self.tag_bits = {t: 1 << (base + i) for i, t in enumerate(self.tags)}
         self._cache: dict[str, tuple[int, int]] = {}
@@ -173,15 +167,7 @@ class Vocabulary:
         are letters only, so a stem found in the lowered names lies inside one token:
         per token, the ~130 substring tests run once per distinct token instead of
         once per distinct class+id string (ids are mostly unique)."""
-        bits = self._word_bits.get(token, 0)
-        # Nine in ten new tokens (ids, numbers, generated class hashes) hold no stem:
-        # one search of all stems at once settles them.
-        if self._any_stem is not None and self._any_stem.search(token):
-            stems_by_first = self._stems_by_first
-            for char in set(token):
-                for stem, bit in stems_by_first.get(char, ()):
-                    if stem in token:
-                        bits |= bit
+        bits = self._word_bits.get(token, 0) | self._stems.bits(token)
         if len(self._tokens) > 1 << 16:
             self._tokens.clear()
         self._tokens[token] = bits
@@ -207,7 +193,7 @@ class Vocabulary:
             named = NAMED_NOTHING
             if CHROME_NAMES.search(lowered):
                 named = NAMED_SIDEBAR if SIDEBAR_NAME.search(lowered) else NAMED_CHROME
-            elif BODY_NAME.search(lowered):
+            elif body_name().search(lowered):
                 named = NAMED_BODY
         verdict = (mask, named)
         if len(self._cache) > 1 << 16:
@@ -225,7 +211,7 @@ def _named_ascii(text: str) -> int:
     found = _CHROME_OR_BODY.search(text)
     if found is None:
         return NAMED_NOTHING
-    if found.lastgroup != "chrome" and not _CHROME_NAMES_ASCII.search(text, found.start() + 1):
+    if found.lastgroup != "chrome" and not _chrome_names_ascii().search(text, found.start() + 1):
         return NAMED_BODY
     return NAMED_SIDEBAR if SIDEBAR_NAME.search(text) else NAMED_CHROME
 
@@ -236,7 +222,11 @@ EMPTY_VOCABULARY = Vocabulary()
 # The text of a heading's permalink: a sign standing for "link" (an icon-only one holds
 # no text, and the HTML rendering drops it as an empty link), or a zero-width space
 # (Docusaurus' hash-link: ``## Features\u200b`` in Markdown, and in the heading's text).
-_PERMALINK_TEXT = re.compile(r"^[\s#¶§🔗\uf0c1\u200b\u2060\ufeff]*$")
+# Compiled on first use: only a link to a fragment inside a heading asks, on one page
+# in fourteen (WCXB dev); 0.2 ms of every start otherwise.
+@cache
+def _permalink_text() -> re.Pattern[str]:
+    return re.compile(r"^[\s#¶§🔗\uf0c1\u200b\u2060\ufeff]*$")
 
 
 # The words of a heading's tools: a wiki's "[edit]" (MediaWiki writes its brackets in
@@ -264,7 +254,7 @@ def _is_permalink(link: LexborNode) -> bool:
     if "#" not in href:
         return False
     # A sign, or the fragment itself printed as the link's text ("#section2").
-    return bool(_PERMALINK_TEXT.match(text)) or text.strip() == href.strip()
+    return bool(_permalink_text().match(text)) or text.strip() == href.strip()
 
 
 # What segment() does with an element, by its tag.

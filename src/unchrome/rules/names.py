@@ -6,6 +6,7 @@ these."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 # Class/id tokens of widgets that are never main content. Tokens are matched at word
 # boundaries (start of the attribute or after a separator), so "header" does not hit
@@ -70,7 +71,13 @@ SIDEBAR_NAME = re.compile(r"(?:^|\s)sidebar(?:\s|$)")
 # ("entry--text", one entry of a story split into many) is not one: read as a body, it
 # cut a news page's story in half (-0.30). select.within_story_body reads it.
 BODY_WORDS = r"(?:entry|post|article|story)(?:[-_]?|__)(?:content|body|text)|post[-_]?entry"
-BODY_NAME = re.compile(rf"(?:^|\s)(?:{BODY_WORDS})(?:\s|$)")
+
+
+@cache
+def body_name() -> re.Pattern[str]:
+    """BODY_WORDS as whole class tokens or ids, in any case: compiled on first use, as
+    only names that are not ASCII ask (segmentation reads ASCII names its own way)."""
+    return re.compile(rf"(?:^|\s)(?:{BODY_WORDS})(?:\s|$)")
 
 
 def _alternatives(words: str) -> list[str]:
@@ -102,3 +109,70 @@ def by_first_letter(words: str) -> str:
         else:
             others.append(alternative)
     return "|".join([f"{c}(?:{'|'.join(rest)})" for c, rest in groups.items()] + others)
+
+
+def _spread(alternative: str) -> list[str]:
+    r"""``alternative`` as alternatives that each start with a letter where it can: a
+    leading group spread over what follows it ("(?:user|member)[-_]?stats" ->
+    "user[-_]?stats", "member[-_]?stats"; an optional one also gives what follows
+    alone), an optional leading character class made two ("[-_]?reviews" ->
+    "[-_]reviews", "reviews"). The same strings match."""
+    if alternative.startswith("(?:"):
+        depth, close = 1, 3
+        while depth:
+            depth += (alternative[close] == "(") - (alternative[close] == ")")
+            close += 1
+        close -= 1  # the group's ")"
+        rest = alternative[close + 1 :]
+        if rest[:1] in ("*", "+", "{"):
+            return [alternative]
+        optional = rest[:1] == "?"
+        rest = rest[1:] if optional else rest
+        spread = [a for inner in _alternatives(alternative[3:close]) for a in _spread(inner + rest)]
+        return spread + (_spread(rest) if optional else [])
+    if alternative.startswith("["):
+        close = alternative.index("]", 2)
+        if alternative[close + 1 : close + 2] == "?":
+            rest = alternative[close + 2 :]
+            return _spread(alternative[: close + 1] + rest) + _spread(rest)
+    return [alternative]
+
+
+def ranked_by_first_letter(word_lists: list[str]) -> tuple[str, tuple[int, ...]]:
+    r"""Several word lists in one alternation grouped under first letters, as
+    by_first_letter groups one, each list's alternatives under a letter in a capturing
+    group of their own, the lists in their order: where words of several lists match
+    at one position, the group that matches is the first list's. With the rank (the
+    index in ``word_lists``) of each capturing group, by group number (0 for the whole
+    match).
+
+    That holds because at any position only one letter's group can match, and every
+    alternative starts with a letter or with a character class holding none, ranked
+    among those (a ValueError otherwise): "\w*signature\w*" must be left out."""
+    letters: dict[str, list[list[str]]] = {}
+    others: list[list[str]] = [[] for _ in word_lists]
+    for rank, words in enumerate(word_lists):
+        for alternative in (a for listed in _alternatives(words) for a in _spread(listed)):
+            if alternative[:1].isalpha() and alternative[1:2] not in ("?", "*", "+", "{"):
+                ranked = letters.setdefault(alternative[0], [[] for _ in word_lists])
+                ranked[rank].append(alternative[1:])
+            elif alternative.startswith("[") and not any(
+                c.isalpha() for c in alternative[1 : alternative.index("]", 2)]
+            ):
+                others[rank].append(alternative)
+            else:
+                raise ValueError(f"{alternative!r} starts with neither a letter nor a class")
+    parts: list[str] = []
+    ranks = [0]
+    for letter, ranked in letters.items():
+        groups = []
+        for rank, alternatives in enumerate(ranked):
+            if alternatives:
+                groups.append(f"({'|'.join(alternatives)})")
+                ranks.append(rank)
+        parts.append(f"{letter}(?:{'|'.join(groups)})")
+    for rank, alternatives in enumerate(others):
+        if alternatives:
+            parts.append(f"({'|'.join(alternatives)})")
+            ranks.append(rank)
+    return "|".join(parts), tuple(ranks)
