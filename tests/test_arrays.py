@@ -66,6 +66,10 @@ def test_comparisons_sums_and_argmax_are_numpys(values, floor, data) -> None:
     expected = (numbers >= np.array(floors, dtype=np.float64)).astype(int).tolist()
     assert list(_arrays.at_least_each(doubles, array("d", floors))) == expected
     assert _arrays.argmax(doubles) == (int(numbers.argmax()) if values else -1)
+    clipped = np.clip(numbers + (floor - 0.5), 0.05, 0.95)
+    assert np.asarray(_arrays.clipped(doubles, floor - 0.5, 0.05, 0.95)).tobytes() == (
+        clipped.tobytes()
+    )
     picked = data.draw(st.lists(st.booleans(), min_size=len(values), max_size=len(values)))
     where = np.where(np.array(picked, dtype=bool), numbers, 0.0)
     assert np.asarray(_arrays.masked(doubles, mask(picked))).tobytes() == where.tobytes()

@@ -145,6 +145,23 @@ def masked(const double[::1] values, const unsigned char[::1] mask):
     return out
 
 
+def clipped(const double[::1] values, double shift, double low, double high):
+    """Per item: ``values[i] + shift`` within [low, high] (numpy's clip of the sum:
+    maximum with ``low``, then minimum with ``high``; NaN stays), as float64 ("d")."""
+    cdef Py_ssize_t n = values.shape[0], i
+    cdef double x
+    out = doubles(n)
+    cdef double[::1] o = out
+    for i in range(n):
+        x = values[i] + shift
+        if x < low:
+            x = low
+        if x > high:
+            x = high
+        o[i] = x
+    return out
+
+
 def total(const double[::1] values, const unsigned char[::1] mask=None) -> float:
     """The sum of ``values`` (where ``mask`` is set), added in order. The selection
     sums characters, whole numbers, which add up exactly in any order: the same sums

@@ -160,7 +160,7 @@ def features(
     # words scattered by a Python loop), features() took 0.50 ms a call at the middle
     # fifth of the news pages and 0.67 ms at the WCXB dev pages' (means, best of three
     # runs), compiled 0.27 and 0.38 ms, the same matrices on all 1,895 pages.
-    layout = _layout(vocab, None if columns is None else array("q", columns).tobytes())
+    layout = _layout(vocab, None if columns is None else columns.tobytes())
     page_row = _page_row(len(seg.blocks), agg, sel, ctx) if layout.page else None
     return assemble(layout, seg.blocks, rows, agg, sel, ctx.title or "", page_row)
 

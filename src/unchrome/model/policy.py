@@ -123,12 +123,7 @@ def adapt_drop_thresholds(drop_below: array, probs: array, chars: array) -> arra
     if expected <= 0.0:
         return drop_below
     shift = DROP_SHIFT_PER_F1 * (expected - EXPECTED_F1_PIVOT)
-    return _clipped(drop_below, shift, *DROP_THRESHOLD_RANGE)
-
-
-def _clipped(values: array, shift: float, low: float, high: float) -> array:
-    """Each of ``values`` plus ``shift``, within [low, high] (numpy's clip)."""
-    return array("d", [min(max(v + shift, low), high) for v in values])
+    return _arrays.clipped(drop_below, shift, *DROP_THRESHOLD_RANGE)
 
 
 def decide(
@@ -194,7 +189,7 @@ def decide(
         # grid, could join under no favor.
         if not story or shift < 0:
             outside = _arrays.at_least(probs, min(max(add_above + shift, low), high))
-        moved = _clipped(drop_below, shift, low, high)
+        moved = _arrays.clipped(drop_below, shift, low, high)
         keep = _arrays.choose(region, _arrays.at_least_each(probs, moved), outside)
     return keep
 
